@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Prints the classpath of the project's dev tools (simulator, migrations, embedded PostgreSQL), which the
+# build writes to target/devtools.classpath (mvn process-test-classes).
+. "$(dirname "$0")/lib.sh"
+CP_FILE=$BUILD_DIR/devtools.classpath
+if [ ! -s "$CP_FILE" ] || [ ! -d "$BUILD_DIR/test-classes" ]; then
+  log "building the dev tools (mvn process-test-classes)"
+  (cd "$ROOT" && mvn -B -q -DskipTests process-test-classes >&2)
+fi
+printf '%s:%s:%s\n' "$BUILD_DIR/test-classes" "$BUILD_DIR/classes" "$(cat "$CP_FILE")"
