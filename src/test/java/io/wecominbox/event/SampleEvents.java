@@ -137,12 +137,12 @@ public final class SampleEvents {
         return concat(eventHeader(event, createTime), extra);
     }
 
-    /** The add_external_contact sample as someone might pretty-print it: other order, indentation. */
+    /** The add_external_contact sample pretty-printed, reordered and with a padded CreateTime. */
     public static String addExternalContactPrettyReordered(String externalUserId, long createTime,
             String welcomeCode) {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xml>\n"
             + "    <CreateTime>\n        " + createTime + "\n    </CreateTime>\n"
-            + "    <WelcomeCode><![CDATA[" + welcomeCode + "]]></WelcomeCode>\n"
+            + (welcomeCode == null ? "" : "    <WelcomeCode><![CDATA[" + welcomeCode + "]]></WelcomeCode>\n")
             + "    <ExternalUserID><![CDATA[" + externalUserId + "]]></ExternalUserID>\n"
             + "    <UserID><![CDATA[" + MEMBER + "]]></UserID>\n"
             + "    <ChangeType><![CDATA[add_external_contact]]></ChangeType>\n"
