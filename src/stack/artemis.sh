@@ -26,7 +26,7 @@ create_instance() {
       --host "$BROKER_HOST" --default-port "$BROKER_PORT" \
       --http-host 127.0.0.1 --http-port "$ARTEMIS_CONSOLE_PORT" \
       --nio --no-amqp-acceptor --no-mqtt-acceptor --no-stomp-acceptor --no-hornetq-acceptor \
-      --java-memory 256M "$INSTANCE" > "$STACK_DIR/logs/artemis-create.log" 2>&1 \
+      --java-memory 512M "$INSTANCE" > "$STACK_DIR/logs/artemis-create.log" 2>&1 \
       || die "artemis create failed; see $STACK_DIR/logs/artemis-create.log"
   fi
   # Our configuration always wins, so an edit of src/stack/artemis/broker.xml applies on the next start.
@@ -51,7 +51,13 @@ start() {
   # setsid: a Ctrl-C in the terminal reaches the run script, which stops the broker in order
   setsid nohup "$INSTANCE/bin/artemis" run > "$STACK_DIR/logs/artemis.log" 2>&1 < /dev/null &
   echo $! > "$PID_FILE"
-  wait_for_port "$BROKER_HOST" "$BROKER_PORT" 60 Artemis
+  local i
+  for ((i = 0; i < 300; i++)); do
+    port_open "$BROKER_HOST" "$BROKER_PORT" && return 0
+    pid_alive "$PID_FILE" || die "Artemis exited at start; see $STACK_DIR/logs/artemis.log"
+    sleep 0.2
+  done
+  die "Artemis did not open $BROKER_HOST:$BROKER_PORT within 60 s; see $STACK_DIR/logs/artemis.log"
 }
 
 stop() {
