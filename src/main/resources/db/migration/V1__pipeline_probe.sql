@@ -15,12 +15,13 @@ COMMENT ON COLUMN pipeline_probe.sent_at IS 'When the sending transaction wrote 
 
 CREATE TABLE pipeline_probe_receipt (
     receipt_id      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    probe_id        bigint      NOT NULL REFERENCES pipeline_probe (probe_id),
+    probe_id        bigint      NOT NULL,
     received_at     timestamptz NOT NULL DEFAULT now(),
     delivery_count  integer     NOT NULL
 );
--- Deliberately NOT unique on probe_id: a second receipt for one probe means the broker delivered a
--- committed message twice, i.e. the XA path is broken. The crash tests count exactly that.
+-- Deliberately NOT unique on probe_id and NOT a foreign key: a second receipt for one probe (a committed
+-- message delivered twice), or a receipt whose probe row does not exist (a message sent although its
+-- row rolled back), each means the XA path is broken. The probe and the crash tests look for exactly that.
 CREATE INDEX pipeline_probe_receipt_probe_idx ON pipeline_probe_receipt (probe_id);
 COMMENT ON TABLE pipeline_probe_receipt IS
     'One row per probe message consumed (committed) by PipelineProbeConsumer. Exactly one per probe when XA works.';

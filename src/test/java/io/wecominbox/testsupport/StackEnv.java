@@ -1,0 +1,73 @@
+package io.wecominbox.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the integration tests know about the running stack: the same settings the stack scripts use
+ * (environment first, then target/stack/secrets.env, then the scripts' defaults).
+ */
+public final class StackEnv {
+
+    private static final Map<String, String> SECRETS = readSecrets();
+
+    private StackEnv() {
+    }
+
+    public static Path buildDir() {
+        String dir = System.getProperty("wecom.build.dir", System.getenv().getOrDefault("WECOM_BUILD_DIR", "target"));
+        return Path.of(dir).toAbsolutePath();
+    }
+
+    public static Path projectDir() {
+        return Path.of(System.getProperty("user.dir")).toAbsolutePath();
+    }
+
+    public static Path stackScript(String name) {
+        return projectDir().resolve("src/stack").resolve(name);
+    }
+
+    public static String get(String name, String fallback) {
+        String value = System.getenv(name);
+        if (value == null || value.isBlank()) {
+            value = SECRETS.get(name);
+        }
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    public static String baseUrl() {
+        return "http://127.0.0.1:" + get("HTTP_PORT", "9080");
+    }
+
+    public static Connection openDatabase() throws SQLException {
+        String url = "jdbc:postgresql://" + get("DB_HOST", "127.0.0.1") + ":" + get("DB_PORT", "5432") + "/"
+                + get("DB_NAME", "wecom_inbox");
+        return DriverManager.getConnection(url, get("DB_USER", "wecom"), get("DB_PASSWORD", ""));
+    }
+
+    private static Map<String, String> readSecrets() {
+        Path file = buildDir().resolve("stack/secrets.env");
+        Map<String, String> values = new HashMap<>();
+        if (!Files.exists(file)) {
+            return values;
+        }
+        try {
+            for (String line : Files.readAllLines(file)) {
+                int eq = line.indexOf('=');
+                if (eq > 0 && !line.startsWith("#")) {
+                    values.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return values;
+    }
+}
