@@ -21,10 +21,14 @@ final class GetTokenEndpoint implements ApiEndpoint {
     }
 
     @Override
+    public void describe(Map<String, String> query, String body, CallFacts facts) {
+        facts.corpId = query.getOrDefault("corpid", "");
+    }
+
+    @Override
     public JsonObject handle(Map<String, String> query, String body, CallFacts facts) {
         String corpId = query.getOrDefault("corpid", "");
         String secret = query.getOrDefault("corpsecret", "");
-        facts.corpId = corpId;
         boolean corpKnown = false;
         for (WeComApp app : apps.get()) {
             if (app.corpId().equals(corpId)) {

@@ -21,28 +21,34 @@ final class MessageSendEndpoint implements ApiEndpoint {
     }
 
     @Override
+    public void describe(Map<String, String> query, String body, CallFacts facts) {
+        facts.app = tokens.check(query.get("access_token")).app().orElse(null);
+        JsonAnswers.parseObject(body).ifPresent(json -> {
+            facts.touser = JsonAnswers.string(json, "touser").orElse(null);
+            for (String holder : new String[] {"text", "markdown"}) {
+                if (json.get(holder) instanceof JsonObject content) {
+                    facts.content = JsonAnswers.string(content, "content").orElse(facts.content);
+                }
+            }
+            for (Map.Entry<String, JsonValue> field : json.entrySet()) {
+                if (!KNOWN.contains(field.getKey())) {
+                    facts.extraFields.put(field.getKey(), field.getValue().toString());
+                }
+            }
+        });
+    }
+
+    @Override
     public JsonObject handle(Map<String, String> query, String body, CallFacts facts) {
-        AccessTokens.Check token = tokens.check(query.get("access_token"));
-        facts.app = token.app().orElse(null);
-        if (token.errcode() != WeComErrors.OK) {
-            return JsonAnswers.error(token.errcode());
+        int tokenCheck = tokens.check(query.get("access_token")).errcode();
+        if (tokenCheck != WeComErrors.OK) {
+            return JsonAnswers.error(tokenCheck);
         }
         Optional<JsonObject> request = JsonAnswers.parseObject(body);
         if (request.isEmpty()) {
             return JsonAnswers.error(SendWelcomeMsgEndpoint.DATA_FORMAT_ERROR);
         }
         JsonObject json = request.get();
-        facts.touser = JsonAnswers.string(json, "touser").orElse(null);
-        for (String holder : new String[] {"text", "markdown"}) {
-            if (json.get(holder) instanceof JsonObject content) {
-                facts.content = JsonAnswers.string(content, "content").orElse(facts.content);
-            }
-        }
-        for (Map.Entry<String, JsonValue> field : json.entrySet()) {
-            if (!KNOWN.contains(field.getKey())) {
-                facts.extraFields.put(field.getKey(), field.getValue().toString());
-            }
-        }
         if (facts.touser == null && !json.containsKey("toparty") && !json.containsKey("totag")) {
             return JsonAnswers.error(WeComErrors.INVALID_PARAMETER);
         }

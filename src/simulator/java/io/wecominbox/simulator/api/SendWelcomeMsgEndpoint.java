@@ -27,30 +27,34 @@ final class SendWelcomeMsgEndpoint implements ApiEndpoint {
     }
 
     @Override
+    public void describe(Map<String, String> query, String body, CallFacts facts) {
+        facts.app = tokens.check(query.get("access_token")).app().orElse(null);
+        JsonAnswers.parseObject(body).ifPresent(json -> {
+            facts.welcomeCode = JsonAnswers.string(json, "welcome_code").filter(c -> !c.isEmpty()).orElse(null);
+            if (json.get("text") instanceof JsonObject text) {
+                facts.content = JsonAnswers.string(text, "content").orElse(null);
+            }
+            if (json.containsKey("attachments")) {
+                facts.extraFields.put("attachments", json.get("attachments").toString());
+            }
+        });
+    }
+
+    @Override
     public JsonObject handle(Map<String, String> query, String body, CallFacts facts) {
-        AccessTokens.Check token = tokens.check(query.get("access_token"));
-        facts.app = token.app().orElse(null);
-        if (token.errcode() != WeComErrors.OK) {
-            return JsonAnswers.error(token.errcode());
+        int tokenCheck = tokens.check(query.get("access_token")).errcode();
+        if (tokenCheck != WeComErrors.OK) {
+            return JsonAnswers.error(tokenCheck);
         }
         Optional<JsonObject> request = JsonAnswers.parseObject(body);
         if (request.isEmpty()) {
             return JsonAnswers.error(DATA_FORMAT_ERROR);
         }
-        JsonObject json = request.get();
-        String code = JsonAnswers.string(json, "welcome_code").orElse("");
-        facts.welcomeCode = code.isEmpty() ? null : code;
-        JsonValue text = json.get("text");
-        if (text instanceof JsonObject t) {
-            facts.content = JsonAnswers.string(t, "content").orElse(null);
-        }
-        JsonValue attachments = json.get("attachments");
-        if (attachments != null) {
-            facts.extraFields.put("attachments", attachments.toString());
-        }
-        if (code.isEmpty()) {
+        String code = facts.welcomeCode;
+        if (code == null) {
             return JsonAnswers.error(WeComErrors.WELCOME_CODE_MISSING);
         }
+        JsonValue attachments = request.get().get("attachments");
         if ((facts.content != null && facts.content.getBytes(StandardCharsets.UTF_8).length > MAX_TEXT_BYTES)
                 || (attachments instanceof JsonArray a && a.size() > MAX_ATTACHMENTS)) {
             return JsonAnswers.error(WeComErrors.INVALID_PARAMETER);

@@ -120,6 +120,7 @@ public final class WeComApiServer implements AutoCloseable {
             CallFacts facts = new CallFacts();
             JsonObject answer = null;
             int httpStatus = 200;
+            endpoint.describe(query, body, facts);
             if (fault.isPresent() && fault.get() == ApiFault.INVALIDATE_TOKEN) {
                 tokens.expire(query.get("access_token"));
             }
