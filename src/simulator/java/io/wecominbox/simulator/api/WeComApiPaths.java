@@ -1,0 +1,12 @@
+package io.wecominbox.simulator.api;
+
+/** The WeCom API paths the simulator plays. */
+public final class WeComApiPaths {
+
+    public static final String GET_TOKEN = "/cgi-bin/gettoken";
+    public static final String SEND_WELCOME_MSG = "/cgi-bin/externalcontact/send_welcome_msg";
+    public static final String MESSAGE_SEND = "/cgi-bin/message/send";
+
+    private WeComApiPaths() {
+    }
+}
