@@ -21,9 +21,9 @@ die()  { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 : "${BROKER_HOST:=127.0.0.1}" "${BROKER_PORT:=61616}" "${BROKER_USER:=wecom}"
 : "${ARTEMIS_CONSOLE_PORT:=8161}" "${ARTEMIS_ADMIN_USER:=admin}"
 : "${REDIS_HOST:=127.0.0.1}" "${REDIS_PORT:=6379}"
-: "${HTTP_PORT:=9080}"
+: "${HTTP_PORT:=9080}" "${HTTPS_PORT:=9443}"
 export DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
-       ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT
+       ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT
 
 random_secret() { head -c 18 /dev/urandom | base64 | tr -d '/+=' | head -c 20; }
 

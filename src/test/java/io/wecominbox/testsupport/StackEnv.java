@@ -43,7 +43,7 @@ public final class StackEnv {
     }
 
     public static String baseUrl() {
-        return "http://127.0.0.1:" + get("HTTP_PORT", "9080");
+        return "http://127.0.0.1:" + System.getProperty("wecom.http.port", get("HTTP_PORT", "9080"));
     }
 
     public static Connection openDatabase() throws SQLException {
