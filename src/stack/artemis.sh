@@ -34,6 +34,8 @@ create_instance() {
     "$ROOT/src/stack/artemis/broker.xml" > "$INSTANCE/etc/broker.xml"
   # The application's own user (role app: send/consume/browse), beside the console admin (role amq).
   local users=$INSTANCE/etc/artemis-users.properties roles=$INSTANCE/etc/artemis-roles.properties
+  # `artemis create` leaves these without a trailing newline: appending blindly would glue two lines
+  sed -i -e '$a\' "$users" "$roles"
   sed -i "/^$BROKER_USER *=/d" "$users"; printf '%s = %s\n' "$BROKER_USER" "$BROKER_PASSWORD" >> "$users"
   sed -i '/^app *=/d' "$roles"; printf 'app = %s\n' "$BROKER_USER" >> "$roles"
   sed -i "/^$ARTEMIS_ADMIN_USER *=/d" "$users"
@@ -47,6 +49,8 @@ start() {
     log "using the broker already listening on $BROKER_HOST:$BROKER_PORT"; return
   fi
   create_instance
+  # a test run starts from an empty journal: no messages or prepared transactions from an earlier run
+  [ "${STACK_FRESH:-false}" = true ] && rm -rf "$INSTANCE/data"
   log "starting Artemis on $BROKER_HOST:$BROKER_PORT (console http://127.0.0.1:$ARTEMIS_CONSOLE_PORT/console)"
   # setsid: a Ctrl-C in the terminal reaches the run script, which stops the broker in order
   setsid nohup "$INSTANCE/bin/artemis" run > "$STACK_DIR/logs/artemis.log" 2>&1 < /dev/null &

@@ -22,6 +22,9 @@ die()  { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 : "${ARTEMIS_CONSOLE_PORT:=8161}" "${ARTEMIS_ADMIN_USER:=admin}"
 : "${REDIS_HOST:=127.0.0.1}" "${REDIS_PORT:=6379}"
 : "${HTTP_PORT:=9080}" "${HTTPS_PORT:=9443}"
+# Test runs (mvn verify sets STACK_FRESH=true) get a disposable database of their own, emptied at start,
+# beside the one the demo keeps.
+if [ "${STACK_FRESH:-false}" = true ] && [[ $DB_NAME != *_test ]]; then DB_NAME="${DB_NAME}_test"; fi
 export DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
        ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT
 

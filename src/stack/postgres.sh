@@ -67,7 +67,22 @@ prepare_server() {
   fi
 }
 
+# For a test run: drop and recreate the disposable database, first rolling back what a killed server left
+# prepared there (a prepared transaction pins its database; ROLLBACK PREPARED must run inside it).
+reset_test_database() {
+  [ "${STACK_FRESH:-false}" = true ] || return 0
+  [ "$(psql_admin -c "SELECT count(*) FROM pg_database WHERE datname = '$DB_NAME'")" = 0 ] && return 0
+  local gid
+  for gid in $(psql_admin -c "SELECT gid FROM pg_prepared_xacts WHERE database = '$DB_NAME'"); do
+    PGPASSWORD="${PG_ADMIN_PASSWORD:-}" psql -X -q -tA -h "$DB_HOST" -p "$DB_PORT" -U "$PG_ADMIN_USER" \
+      -d "$DB_NAME" -c "ROLLBACK PREPARED '$gid'" >/dev/null
+  done
+  log "dropping the test database $DB_NAME (a fresh one for this run)"
+  psql_admin -c "DROP DATABASE \"$DB_NAME\" WITH (FORCE)"
+}
+
 create_role_and_database() {
+  reset_test_database
   local sql_pw=${DB_PASSWORD//\'/\'\'}
   if [ "$(psql_admin -c "SELECT count(*) FROM pg_roles WHERE rolname = '$DB_USER'")" = 0 ]; then
     log "creating role $DB_USER"

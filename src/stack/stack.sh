@@ -29,7 +29,21 @@ migrate() {
   java -cp "$("$HERE/classpath.sh")" io.wecominbox.devstack.MigrateMain
 }
 
+# The settings this stack really uses (non-secret), for tests and tools to read back.
+write_stack_env() {
+  local name
+  for name in DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
+              ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT; do
+    printf '%s=%s\n' "$name" "${!name}"
+  done > "$STACK_DIR/stack.env"
+}
+
 services_start() {
+  if [ "${STACK_FRESH:-false}" = true ]; then
+    # the server's transaction log must not outlive the database and journal it refers to
+    rm -rf "$SERVER_DIR/tranlog"
+  fi
+  write_stack_env
   "$HERE/postgres.sh" ensure
   "$HERE/artemis.sh" start
   if port_open "$REDIS_HOST" "$REDIS_PORT"; then log "Redis answers at $REDIS_HOST:$REDIS_PORT"
@@ -53,7 +67,7 @@ liberty_stop() {
 build_for_run() {
   log "building the app and the Liberty server (mvn package, liberty:create, liberty:deploy)"
   (cd "$ROOT" && mvn -B -q -DskipTests -Dstack.skip=true -Dit.config.skip=true \
-      pre-integration-test liberty:deploy >&2)
+      -Dliberty.server="$LIBERTY_SERVER" pre-integration-test liberty:deploy >&2)
   rm -f "$SERVER_DIR/configDropins/overrides/arquillian.xml"
 }
 

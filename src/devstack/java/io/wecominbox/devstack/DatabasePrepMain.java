@@ -38,6 +38,9 @@ public final class DatabasePrepMain {
 
         try (Connection admin = connect(base + "postgres", adminUser, env("PG_ADMIN_PASSWORD", ""))) {
             requireXa(admin, host + ":" + port);
+            if ("true".equals(System.getenv("STACK_FRESH"))) {
+                dropTestDatabase(admin, base, adminUser, database);
+            }
             createRoleAndDatabase(admin, user, password, database);
             System.exit(0);
         } catch (XaOffException e) {
@@ -92,6 +95,29 @@ public final class DatabasePrepMain {
                 System.err.println("[db-prep] creating database " + database);
                 s.execute("CREATE DATABASE " + quoteIdent(database) + " OWNER " + role);
             }
+        }
+    }
+
+    /**
+     * A test run's database is disposable: roll back what a killed server left prepared in it (that must
+     * happen inside the database), then drop it so the run starts empty.
+     */
+    static void dropTestDatabase(Connection admin, String base, String adminUser, String database) throws SQLException {
+        if (!exists(admin, "SELECT 1 FROM pg_database WHERE datname = ?", database)) {
+            return;
+        }
+        try (Connection inside = connect(base + database, adminUser, env("PG_ADMIN_PASSWORD", ""));
+             Statement s = inside.createStatement();
+             ResultSet gids = s.executeQuery("SELECT gid FROM pg_prepared_xacts WHERE database = current_database()")) {
+            while (gids.next()) {
+                try (Statement rollback = inside.createStatement()) {
+                    rollback.execute("ROLLBACK PREPARED " + quoteLiteral(gids.getString(1)));
+                }
+            }
+        }
+        System.err.println("[db-prep] dropping the test database " + database + " (a fresh one for this run)");
+        try (Statement s = admin.createStatement()) {
+            s.execute("DROP DATABASE " + quoteIdent(database) + " WITH (FORCE)");
         }
     }
 

@@ -16,7 +16,9 @@ import java.util.Map;
  */
 public final class StackEnv {
 
-    private static final Map<String, String> SECRETS = readSecrets();
+    /** What the stack scripts really used (target/stack/stack.env), then its generated secrets. */
+    private static final Map<String, String> STACK = read("stack/stack.env");
+    private static final Map<String, String> SECRETS = read("stack/secrets.env");
 
     private StackEnv() {
     }
@@ -35,7 +37,10 @@ public final class StackEnv {
     }
 
     public static String get(String name, String fallback) {
-        String value = System.getenv(name);
+        String value = STACK.get(name);
+        if (value == null || value.isBlank()) {
+            value = System.getenv(name);
+        }
         if (value == null || value.isBlank()) {
             value = SECRETS.get(name);
         }
@@ -52,8 +57,8 @@ public final class StackEnv {
         return DriverManager.getConnection(url, get("DB_USER", "wecom"), get("DB_PASSWORD", ""));
     }
 
-    private static Map<String, String> readSecrets() {
-        Path file = buildDir().resolve("stack/secrets.env");
+    private static Map<String, String> read(String relativePath) {
+        Path file = buildDir().resolve(relativePath);
         Map<String, String> values = new HashMap<>();
         if (!Files.exists(file)) {
             return values;

@@ -44,7 +44,7 @@ class PipelineXaTransactionIT {
     @Inject
     private ProbeThenFail probeThenFail;
 
-    @Resource
+    @Resource(lookup = "java:comp/UserTransaction")
     private UserTransaction transaction;
 
     @Resource(lookup = "jdbc/wecom")

@@ -1,0 +1,72 @@
+package io.wecominbox.ops.outage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.wecominbox.testsupport.Deployments;
+import io.wecominbox.testsupport.Http;
+import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.Sql;
+import io.wecominbox.testsupport.StackScripts;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Black box: the broker stops under a running server, then comes back. */
+@ExtendWith(ArquillianExtension.class)
+class BrokerOutageIT {
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.application();
+    }
+
+    @Test
+    void withTheBrokerDownARequestFailsFastWithNothingWrittenAndWorksAgainWithoutARestart() {
+        assumeTrue(StackScripts.stackOwnsBroker(), "the broker is not one the stack started");
+        String label = "outage-" + UUID.randomUUID();
+        StackScripts.run("artemis.sh", "stop");
+        try {
+            long started = System.nanoTime();
+            HttpResponse<String> answer = Http.post("/api/ops/probes?label=" + label);
+            long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+
+            assertNotNull(answer, "the server answers");
+            assertEquals(503, answer.statusCode());
+            assertTrue(answer.body().contains("unavailable"), answer.body());
+            assertFalse(answer.body().contains("Exception"), "no stack trace or class names: " + answer.body());
+            // bounded by the adapter's 2 s call timeout: WeCom must get its answer well inside 5 s
+            assertTrue(millis < 4500, "answered in " + millis + " ms");
+            assertEquals(0, Sql.count("SELECT count(*) FROM pipeline_probe WHERE label = ?", label),
+                    "nothing half-written");
+
+            HttpResponse<String> ready = Http.get("/health/ready");
+            assertEquals(503, ready.statusCode(), "not ready while the broker is down");
+        } finally {
+            StackScripts.run("artemis.sh", "start");
+        }
+
+        AtomicLong probeId = new AtomicLong();
+        assertTrue(Poll.until(Duration.ofSeconds(60), () -> {
+            HttpResponse<String> answer = Http.post("/api/ops/probes?label=" + label + "-back");
+            if (answer == null || answer.statusCode() != 201) {
+                return false;
+            }
+            probeId.set(Long.parseLong(answer.body().replaceAll("\\D+", "")));
+            return true;
+        }), "requests work again after the broker is back");
+        assertTrue(Poll.until(Duration.ofSeconds(60),
+                () -> Sql.count("SELECT count(*) FROM pipeline_probe_receipt WHERE probe_id = ?", probeId.get()) == 1),
+                "the message-driven bean reconnected by itself and consumed the new probe");
+        assertEquals(200, Http.get("/health/ready").statusCode());
+    }
+}

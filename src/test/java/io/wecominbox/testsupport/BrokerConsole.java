@@ -1,0 +1,46 @@
+package io.wecominbox.testsupport;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/** Reads the broker's state through its console API (Jolokia), as an admin would in the console. */
+public final class BrokerConsole {
+
+    private static final String BROKER_MBEAN = "org.apache.activemq.artemis:broker=%22wecom-inbox%22";
+
+    private BrokerConsole() {
+    }
+
+    /** Transactions prepared in the broker's journal and not yet committed or rolled back. */
+    public static int preparedTransactions() {
+        JsonObject answer = call("/exec/" + BROKER_MBEAN + "/listPreparedTransactions()");
+        return answer.getJsonArray("value").size();
+    }
+
+    private static JsonObject call(String path) {
+        String port = StackEnv.get("ARTEMIS_CONSOLE_PORT", "8161");
+        String credentials = StackEnv.get("ARTEMIS_ADMIN_USER", "admin") + ":"
+                + StackEnv.get("ARTEMIS_ADMIN_PASSWORD", "");
+        HttpResponse<String> response = Http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/console/jolokia" + path))
+                .header("Authorization", "Basic "
+                        + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)))
+                // Jolokia answers 403 unless the Origin matches the console's host
+                .header("Origin", "http://127.0.0.1")
+                .GET());
+        if (response == null || response.statusCode() != 200) {
+            throw new IllegalStateException("broker console answered "
+                    + (response == null ? "nothing" : response.statusCode()));
+        }
+        try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+            return reader.readObject();
+        }
+    }
+}
