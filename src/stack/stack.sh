@@ -81,8 +81,18 @@ wait_ready() {
   die "Liberty not ready after 180 s; see $SERVER_DIR/logs/messages.log"
 }
 
+TAIL_PID=
+shutdown() {
+  trap - INT TERM EXIT
+  log "stopping"
+  [ -n "$TAIL_PID" ] && kill "$TAIL_PID" 2>/dev/null
+  liberty_stop
+  services_stop
+  exit 0
+}
+
 run() {
-  trap 'trap - INT TERM EXIT; log "stopping"; liberty_stop; services_stop; exit 0' INT TERM EXIT
+  trap shutdown INT TERM EXIT
   build_for_run
   services_start
   log "starting Liberty"
@@ -100,6 +110,7 @@ run() {
 
 TXT
   tail -n 0 -F "$SERVER_DIR/logs/messages.log" &
+  TAIL_PID=$!
   wait
 }
 

@@ -14,6 +14,8 @@ public final class MigrateMain {
     }
 
     public static void main(String[] args) {
+        // Flyway's INFO lines drown the stack's own output; warnings and errors still show
+        java.util.logging.Logger.getLogger("org.flywaydb").setLevel(java.util.logging.Level.WARNING);
         String url = "jdbc:postgresql://" + env("DB_HOST", "127.0.0.1") + ":" + env("DB_PORT", "5432")
                 + "/" + env("DB_NAME", "wecom_inbox");
         MigrateResult result = Flyway.configure()

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class XaCrashRecoveryIT {
 
-    private static final int ROUNDS = Integer.getInteger("crash.rounds", 3);
+    private static final int ROUNDS = Integer.getInteger("crash.rounds", 4);
     private static final String PREPARED_HERE =
             "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
 
