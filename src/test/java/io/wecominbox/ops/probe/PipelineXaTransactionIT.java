@@ -44,7 +44,8 @@ class PipelineXaTransactionIT {
     @Inject
     private ProbeThenFail probeThenFail;
 
-    @Resource
+    // Arquillian's enricher, not the container, fills test fields: a bare @Resource resolves to nothing.
+    @Resource(lookup = "java:comp/UserTransaction")
     private UserTransaction transaction;
 
     @Resource(lookup = "jdbc/wecom")
