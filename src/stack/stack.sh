@@ -17,7 +17,7 @@ write_liberty_env() {
     [ -f "$ROOT/liberty/server.env" ] && sed -e '$a\' "$ROOT/liberty/server.env"
     local name
     for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_USER \
-                BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT; do
+                BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT $(wecom_app_variables); do
       printf '%s=%s\n' "$name" "${!name}"
     done
   } > "$SERVER_DIR/server.env.new"
