@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -35,6 +36,10 @@ public class DeliveryRecorder {
     // Serialises deliveries of one key until commit (a prepared XA branch keeps its transaction-level
     // locks until COMMIT PREPARED), so the count below always sees the previous delivery's row.
     private static final String LOCK_KEY = "SELECT pg_advisory_xact_lock(?, hashtext(?))";
+
+    // WeCom gives up after 5 s: a lock we cannot get (an in-doubt branch after a crash holds it until
+    // recovery) or a stuck statement must fail fast into a 503 and a later retry, not hang the request.
+    private static final String TIMEOUTS = "SET LOCAL lock_timeout = '1500ms'; SET LOCAL statement_timeout = '2500ms'";
 
     private static final String INSERT = """
             INSERT INTO callback_log (received_at, app, corp_id, agent_id, query_string, raw_body, plaintext,
@@ -66,6 +71,9 @@ public class DeliveryRecorder {
     private RecordedDelivery insert(OpenedCallback callback, OffsetDateTime receivedAt, String remoteAddr) {
         String key = callback.eventKey();
         try (Connection connection = dataSource.getConnection()) {
+            try (Statement timeouts = connection.createStatement()) {
+                timeouts.execute(TIMEOUTS);
+            }
             try (PreparedStatement lock = connection.prepareStatement(LOCK_KEY)) {
                 lock.setInt(1, LOCK_NAMESPACE);
                 lock.setString(2, key);
