@@ -53,6 +53,7 @@ liberty_stop() {
 build_for_run() {
   log "building the app and the Liberty server (mvn package, liberty:create, liberty:deploy)"
   (cd "$ROOT" && mvn -B -q -DskipTests -Dstack.skip=true -Dit.config.skip=true \
+      -Dwecom.build.dir="$BUILD_DIR" -Dliberty.server="$LIBERTY_SERVER" \
       pre-integration-test liberty:deploy >&2)
   rm -f "$SERVER_DIR/configDropins/overrides/arquillian.xml"
 }

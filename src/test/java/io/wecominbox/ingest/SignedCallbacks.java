@@ -35,15 +35,14 @@ public final class SignedCallbacks {
 
     /** The dev stack's settings for an app (the same environment the server got through server.env). */
     public static SignedCallbacks forStackApp(String app) {
-        String prefix = "WECOM_APP_" + app.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_";
-        return new SignedCallbacks(require(prefix + "TOKEN"), require(prefix + "ENCODING_AES_KEY"),
-                require(prefix + "CORP_ID"), StackEnv.get(prefix + "AGENT_ID", "1000002"));
+        return new SignedCallbacks(require(app, "token"), require(app, "encoding-aes-key"), require(app, "corp-id"),
+                require(app, "agent-id"));
     }
 
-    private static String require(String name) {
-        String value = StackEnv.get(name, null);
+    private static String require(String app, String suffix) {
+        String value = StackEnv.wecomApp(app, suffix);
         if (value == null) {
-            throw new IllegalStateException(name + " is not set: run the dev stack (src/stack) first");
+            throw new IllegalStateException("wecom.app." + app + "." + suffix + " is not set: run the dev stack first");
         }
         return value;
     }
