@@ -50,6 +50,12 @@ liberty_stop() {
   "$WLP_DIR/bin/server" stop "$LIBERTY_SERVER" >/dev/null 2>&1 || true
 }
 
+# liberty:deploy leaves the app installed in the server; Arquillian (mvn verify) deploys its own copy of
+# the same name, and the two clash (its test runner is then missing). Undo the deploy when a run ends.
+liberty_undeploy() {
+  rm -f "$SERVER_DIR"/configDropins/defaults/install_apps_configuration_*.xml "$SERVER_DIR/apps/wecom-inbox.war.xml"
+}
+
 build_for_run() {
   log "building the app and the Liberty server (mvn package, liberty:create, liberty:deploy)"
   (cd "$ROOT" && mvn -B -q -DskipTests -Dstack.skip=true -Dit.config.skip=true \
@@ -69,7 +75,7 @@ wait_ready() {
 }
 
 run() {
-  trap 'trap - INT TERM EXIT; log "stopping"; liberty_stop; services_stop; exit 0' INT TERM EXIT
+  trap 'trap - INT TERM EXIT; log "stopping"; liberty_stop; liberty_undeploy; services_stop; exit 0' INT TERM EXIT
   build_for_run
   services_start
   log "starting Liberty"
@@ -92,7 +98,7 @@ TXT
 
 case ${1:-} in
   run) run ;;
-  stop) liberty_stop; services_stop ;;
+  stop) liberty_stop; liberty_undeploy; services_stop ;;
   services-start) services_start ;;
   services-stop) services_stop ;;
   status)
