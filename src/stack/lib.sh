@@ -42,9 +42,52 @@ load_secrets() {
     fi
     export "${name?}"
   done
+  load_wecom_apps || changed=1
   [ $changed = 1 ] && log "generated dev secrets in $SECRETS_FILE"
   return 0
 }
+
+random_alnum() { LC_ALL=C tr -dc 'A-Za-z0-9' < /dev/urandom | head -c "$1" || true; }
+random_hex() { od -An -N "$1" -tx1 /dev/urandom | tr -d ' \n'; }
+
+# Demo WeCom apps for the dev stack (the simulator plays WeCom with the same values). Names follow
+# MicroProfile Config's environment mapping: wecom.app.customer.corp-id <- WECOM_APP_CUSTOMER_CORP_ID.
+# Returns 1 when it generated something. The EncodingAESKey uses EncodingAesKeys.generate()'s alphabet
+# (43 letters and digits): any such string is a valid key, and this runs before anything is compiled.
+WECOM_KEY_SUFFIXES="CORP_ID TOKEN ENCODING_AES_KEY AGENT_ID SECRET"
+load_wecom_apps() {
+  local generated=0 app upper key name value corp agent=1000002
+  if [ -z "${WECOM_APPS:-}" ]; then
+    WECOM_APPS=customer,contacts; generated=1
+    ( umask 077; printf 'WECOM_APPS=%s\n' "$WECOM_APPS" >> "$SECRETS_FILE" )
+  fi
+  export WECOM_APPS
+  # One demo corp with two self-built apps, as a real WeCom corp would have.
+  corp=${WECOM_DEMO_CORP_ID:-ww$(random_hex 8)}
+  for app in ${WECOM_APPS//,/ }; do
+    upper=$(printf '%s' "$app" | tr 'a-z-' 'A-Z_')
+    for key in $WECOM_KEY_SUFFIXES; do
+      name=WECOM_APP_${upper}_$key
+      if [ -z "${!name:-}" ]; then
+        case $key in
+          CORP_ID) value=$corp ;;
+          TOKEN) value=$(random_alnum 24) ;;
+          ENCODING_AES_KEY) value=$(random_alnum 43) ;;
+          AGENT_ID) value=$agent ;;
+          SECRET) value=$(random_alnum 43) ;;
+        esac
+        printf -v "$name" '%s' "$value"; generated=1
+        ( umask 077; printf '%s=%s\n' "$name" "$value" >> "$SECRETS_FILE" )
+      fi
+      export "${name?}"
+    done
+    agent=$((agent + 1))
+  done
+  return $((generated == 0 ? 0 : 1))
+}
+
+# Every WECOM_APPS / WECOM_APP_* variable set now, one NAME per line (for server.env).
+wecom_app_variables() { compgen -v | grep -E '^WECOM_APPS$|^WECOM_APP_[A-Z0-9_]+$' || true; }
 
 port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 

@@ -17,7 +17,7 @@ write_liberty_env() {
     [ -f "$ROOT/liberty/server.env" ] && sed -e '$a\' "$ROOT/liberty/server.env"
     local name
     for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_USER \
-                BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT; do
+                BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT $(wecom_app_variables); do
       printf '%s=%s\n' "$name" "${!name}"
     done
   } > "$SERVER_DIR/server.env.new"
@@ -64,10 +64,17 @@ liberty_stop() {
   "$WLP_DIR/bin/server" stop "$LIBERTY_SERVER" >/dev/null 2>&1 || true
 }
 
+# liberty:deploy leaves the app installed in the server; Arquillian (mvn verify) deploys its own copy of
+# the same name, and the two clash (its test runner is then missing). Undo the deploy when a run ends.
+liberty_undeploy() {
+  rm -f "$SERVER_DIR"/configDropins/defaults/install_apps_configuration_*.xml "$SERVER_DIR/apps/wecom-inbox.war.xml"
+}
+
 build_for_run() {
   log "building the app and the Liberty server (mvn package, liberty:create, liberty:deploy)"
   (cd "$ROOT" && mvn -B -q -DskipTests -Dstack.skip=true -Dit.config.skip=true \
-      -Dliberty.server="$LIBERTY_SERVER" pre-integration-test liberty:deploy >&2)
+      -Dwecom.build.dir="$BUILD_DIR" -Dliberty.server="$LIBERTY_SERVER" \
+      pre-integration-test liberty:deploy >&2)
   rm -f "$SERVER_DIR/configDropins/overrides/arquillian.xml"
 }
 
@@ -87,6 +94,7 @@ shutdown() {
   log "stopping"
   [ -n "$TAIL_PID" ] && kill "$TAIL_PID" 2>/dev/null
   liberty_stop
+  liberty_undeploy
   services_stop
   exit 0
 }
@@ -116,7 +124,7 @@ TXT
 
 case ${1:-} in
   run) run ;;
-  stop) liberty_stop; services_stop ;;
+  stop) liberty_stop; liberty_undeploy; services_stop ;;
   services-start) services_start ;;
   services-stop) services_stop ;;
   status)

@@ -47,6 +47,31 @@ public final class StackEnv {
         return value == null || value.isBlank() ? fallback : value;
     }
 
+    /**
+     * The WeCom app settings the dev stack handed to the server (WECOM_APPS, WECOM_APP_<NAME>_<KEY>): what the
+     * simulator needs to play WeCom for the same apps ({@code new EnvironmentOverrides(wecomEnvironment())}).
+     */
+    public static Map<String, String> wecomEnvironment() {
+        Map<String, String> values = new HashMap<>();
+        SECRETS.forEach((k, v) -> {
+            if (k.startsWith("WECOM_")) {
+                values.put(k, v);
+            }
+        });
+        System.getenv().forEach((k, v) -> {
+            if (k.startsWith("WECOM_") && !v.isBlank()) {
+                values.put(k, v); // the environment wins, as in the stack scripts
+            }
+        });
+        return values;
+    }
+
+    /** One app setting by the simulator's key suffix, e.g. {@code wecomApp("customer", "encoding-aes-key")}. */
+    public static String wecomApp(String app, String suffix) {
+        return get(("WECOM_APP_" + app + "_" + suffix).replaceAll("[^A-Za-z0-9]", "_").toUpperCase(java.util.Locale.ROOT),
+                null);
+    }
+
     public static String baseUrl() {
         return "http://127.0.0.1:" + System.getProperty("wecom.http.port", get("HTTP_PORT", "9080"));
     }

@@ -44,6 +44,7 @@ class PipelineXaTransactionIT {
     @Inject
     private ProbeThenFail probeThenFail;
 
+    // Arquillian's enricher, not the container, fills test fields: a bare @Resource resolves to nothing.
     @Resource(lookup = "java:comp/UserTransaction")
     private UserTransaction transaction;
 

@@ -1,0 +1,116 @@
+package io.wecominbox.ingest;
+
+import io.wecominbox.ops.ErrorBody;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * WeCom's callback URL, one per app: GET answers URL verification, POST takes an event. The ACK path is
+ * verify, decrypt, parse, one insert, one send, commit, then 200 "success". Client mistakes get a 4xx with a
+ * JSON reason and are counted in the rejection audit; our own failures escape to the 503 mapper.
+ */
+@Path("wecom/callback/{app}")
+@ApplicationScoped
+public class CallbackResource {
+
+    private static final Logger LOG = Logger.getLogger(CallbackResource.class.getName());
+    static final String SUCCESS = "success";
+
+    @Inject
+    private WeComApps apps;
+
+    @Inject
+    private DeliveryRecorder recorder;
+
+    @Inject
+    private RejectionAudit audit;
+
+    @Inject
+    private IngestSettings settings;
+
+    @Inject
+    private Clock clock;
+
+    private CallbackVerifier verifier;
+
+    @PostConstruct
+    void init() {
+        verifier = new CallbackVerifier(new TimestampWindow(clock, settings.timestampWindow()));
+    }
+
+    @GET
+    public Response verifyUrl(@PathParam("app") String name, @Context UriInfo uri,
+                              @Context HttpServletRequest request) {
+        try {
+            WeComApp app = resolve(name);
+            String echo = verifier.verifyUrl(app, CallbackQuery.parse(uri.getRequestUri().getRawQuery()));
+            LOG.info("WeCom URL verification passed for app " + app.name());
+            return Response.ok(echo, MediaType.TEXT_PLAIN_TYPE).build();
+        } catch (CallbackRejected rejected) {
+            return reject(name, rejected, request);
+        }
+    }
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    public Response deliver(@PathParam("app") String name, @Context UriInfo uri,
+                            @Context HttpServletRequest request, InputStream body) throws IOException {
+        OffsetDateTime receivedAt = OffsetDateTime.now(clock);
+        try {
+            WeComApp app = resolve(name);
+            CallbackQuery query = CallbackQuery.parse(uri.getRequestUri().getRawQuery());
+            byte[] bytes = CappedBody.read(body, request.getContentLengthLong(), settings.maxBodyBytes());
+            OpenedCallback callback = verifier.open(app, query, new String(bytes, StandardCharsets.UTF_8));
+            RecordedDelivery row = recorder.record(callback, receivedAt, request.getRemoteAddr());
+            if (LOG.isLoggable(Level.FINE)) {
+                LOG.fine("accepted " + callback.eventKey() + " attempt " + row.attempt() + " as callback_log "
+                        + row.callbackLogId());
+            }
+            return Response.ok(SUCCESS, MediaType.TEXT_PLAIN_TYPE).build();
+        } catch (CallbackRejected rejected) {
+            return reject(name, rejected, request);
+        }
+    }
+
+    private WeComApp resolve(String name) throws CallbackRejected {
+        WeComApps.AppLookup lookup = apps.find(name);
+        if (lookup.app() != null) {
+            return lookup.app();
+        }
+        throw new CallbackRejected(lookup.misconfigured() ? Rejection.APP_MISCONFIGURED : Rejection.UNKNOWN_APP,
+                "app " + name);
+    }
+
+    private Response reject(String name, CallbackRejected rejected, HttpServletRequest request) {
+        Rejection rejection = rejected.rejection();
+        // Only configured names reach the audit table: a scan of random URLs must not grow it.
+        String auditApp = apps.find(name).app() != null || rejection == Rejection.APP_MISCONFIGURED
+                ? name : RejectionTally.UNKNOWN_APP;
+        audit.record(auditApp, rejection, request.getRemoteAddr(), request.getMethod() + " " + rejected.getMessage());
+        Response.ResponseBuilder response = Response.status(rejection.status())
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new ErrorBody(rejection.code(), rejection.reason()));
+        if (rejection == Rejection.BODY_TOO_LARGE) {
+            response.header("Connection", "close"); // the unread rest of the body must not be parsed as a request
+        }
+        return response.build();
+    }
+}

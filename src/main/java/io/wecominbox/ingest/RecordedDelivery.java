@@ -1,0 +1,7 @@
+package io.wecominbox.ingest;
+
+import java.math.BigDecimal;
+
+/** The callback_log row a delivery became: its id, its attempt number and the gap to the previous one. */
+public record RecordedDelivery(long callbackLogId, int attempt, BigDecimal secondsSincePrevious) {
+}
