@@ -44,6 +44,8 @@ public final class AccessTokenCache {
             if (!app.fetchLock.tryLock()) {
                 return cached.token; // someone is refreshing; the old token still works meanwhile
             }
+        } else if (!now.isBefore(deadline)) {
+            throw unavailable(Kind.RETRY, "deadline passed before the call");
         } else if (!lockBefore(app.fetchLock, deadline)) {
             throw unavailable(Kind.RETRY, "waited for another caller's gettoken until the deadline");
         }
