@@ -54,6 +54,8 @@ public final class HttpWeComApi implements WeComApi {
     }
 
     private WeComCallOutcome call(String app, String path, RequestBody body, Instant deadline) {
+        Objects.requireNonNull(app, "app");
+        Objects.requireNonNull(deadline, "deadline");
         long started = System.nanoTime();
         WeComCallOutcome outcome = attempt(app, path, body, earliest(deadline, clock.instant().plus(settings.callBudget())));
         outcome = outcome.withLatency(Duration.ofNanos(System.nanoTime() - started));
