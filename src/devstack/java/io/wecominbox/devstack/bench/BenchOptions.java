@@ -25,7 +25,7 @@ record BenchOptions(String baseUrl, List<String> apps, List<EventType> mix, List
               --step-seconds N        length of each open-loop step (default 20)
               --refine N              extra steps bisecting between the last sustained and the first
                                       saturated rate (default 2)
-              --warmup-rate R --warmup-seconds N   unreported warm-up of the JITs and pools (default 50/s, 20 s)
+              --warmup-rate R --warmup-seconds N   unreported warm-up of the JITs and pools (default 100/s, 30 s)
               --concurrency N         closed-loop senders and pgbench clients (default 16)
               --closed-seconds N      closed-loop length (default 30)
               --closed-capacity N     callbacks sealed ahead for the closed loop (default 60000)
@@ -46,8 +46,8 @@ record BenchOptions(String baseUrl, List<String> apps, List<EventType> mix, List
         List<Double> rates = List.of(50.0, 100.0, 200.0, 400.0, 800.0, 1600.0);
         long stepSeconds = 20;
         int refine = 2;
-        double warmupRate = 50;
-        long warmupSeconds = 20;
+        double warmupRate = 100;
+        long warmupSeconds = 30;
         int concurrency = 16;
         long closedSeconds = 30;
         int closedCapacity = 60_000;

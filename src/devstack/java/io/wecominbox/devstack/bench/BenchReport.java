@@ -10,13 +10,15 @@ import java.util.stream.Collectors;
 
 /**
  * Collects the phases and writes the markdown tables and verdict. A step is "sustained" when every request
- * was acknowledged, throughput kept up with the offered rate (95 %) and p99 stayed under 1 s (no backlog
+ * was acknowledged, throughput kept up with the offered rate (97 %) and p99 stayed under 500 ms (no backlog
  * building up); "within target" when, in addition, p99 met the ACK target.
  */
 final class BenchReport {
 
-    private static final double KEEP_UP = 0.95;
-    private static final double BACKLOG_P99_MS = 1000;
+    private static final double KEEP_UP = 0.97;
+    // 10x the ACK target: beyond this the step is building a queue rather than serving it (a 600/s step
+    // at 584/s achieved and p99 0.8 s turned out to be a growing backlog, not capacity)
+    private static final double BACKLOG_P99_MS = 500;
     private static final double TARGET_RATIO = 0.5;
 
     private final BenchOptions options;
@@ -124,7 +126,7 @@ final class BenchReport {
         md.append("**Summary**\n\n");
         md.append("- ingest sustained within the ACK target (no errors, kept up, p99 ≤ ")
                 .append(num(options.sloP99Millis())).append(" ms): **").append(num(withinTarget)).append("/s**\n");
-        md.append("- ingest sustained at all (no errors, kept up, p99 ≤ 1 s): ").append(num(sustainedMax))
+        md.append("- ingest sustained at all (no errors, kept up, p99 ≤ 500 ms): ").append(num(sustainedMax))
                 .append("/s\n");
         md.append("- ingest closed loop at concurrency ").append(options.concurrency()).append(": ")
                 .append(num(closed)).append("/s\n");
