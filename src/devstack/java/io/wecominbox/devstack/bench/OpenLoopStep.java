@@ -69,7 +69,9 @@ final class OpenLoopStep {
         }
         long end = Math.max(sendEnd, lastDone.get());
         double seconds = (end - start) / 1e9;
-        return new PhaseResult(name, 0, callbacks.size() / ((sendEnd - start) / 1e9 + period / 1e9),
+        // Offered = the schedule. Behind a saturated server the in-flight cap may delay sends; that delay is
+        // already in the latencies, so the schedule, not the slower actual send rate, is what was offered.
+        return new PhaseResult(name, 0, ratePerSecond,
                 ok.sum() / seconds, ok.sum(), errorCounts, latency.summary(), cpu.usage(before, after),
                 LoadAverage.now());
     }
