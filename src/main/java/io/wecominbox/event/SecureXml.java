@@ -55,7 +55,8 @@ public final class SecureXml {
             throw new MalformedXmlException("XML longer than " + MAX_CHARS + " characters");
         }
         try {
-            DocumentBuilder builder = hardenedFactory().newDocumentBuilder();
+            DocumentBuilder builder = BUILDERS.get();
+            builder.reset();
             builder.setErrorHandler(FAIL_SILENTLY);
             // Belt and braces: should any setting above be ignored, nothing external is ever opened.
             builder.setEntityResolver((publicId, systemId) -> {
@@ -67,8 +68,6 @@ public final class SecureXml {
                     + e.getColumnNumber() + ": " + e.getMessage()));
         } catch (SAXException | IOException e) {
             throw new MalformedXmlException(shorten("malformed XML: " + e.getMessage()));
-        } catch (ParserConfigurationException e) {
-            throw new IllegalStateException("XML parser cannot be hardened", e);
         }
     }
 
@@ -121,7 +120,19 @@ public final class SecureXml {
         return hasCdata ? chars.toString() : chars.toString().strip();
     }
 
-    // A new factory per call: factories are not thread-safe, and the JDK default one costs no lookup.
+    /**
+     * One hardened builder per thread, reset before each document: building a factory and a builder per
+     * document cost a third of the ingest's CPU (docs/benchmarks.md). Builders are not thread-safe, so never
+     * shared; reset() returns one to the factory's hardened settings.
+     */
+    private static final ThreadLocal<DocumentBuilder> BUILDERS = ThreadLocal.withInitial(() -> {
+        try {
+            return hardenedFactory().newDocumentBuilder();
+        } catch (ParserConfigurationException e) {
+            throw new IllegalStateException("XML parser cannot be hardened", e);
+        }
+    });
+
     private static DocumentBuilderFactory hardenedFactory() {
         DocumentBuilderFactory f = DocumentBuilderFactory.newDefaultInstance();
         try {
