@@ -20,13 +20,17 @@ die()  { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 : "${DB_HOST:=127.0.0.1}" "${DB_PORT:=5432}" "${DB_NAME:=wecom_inbox}" "${DB_USER:=wecom}"
 : "${BROKER_HOST:=127.0.0.1}" "${BROKER_PORT:=61616}" "${BROKER_USER:=wecom}"
 : "${ARTEMIS_CONSOLE_PORT:=8161}" "${ARTEMIS_ADMIN_USER:=admin}"
+# test runs start a private Redis of their own (src/stack/redis.sh), away from a shared one on 6379
+if [ "${STACK_FRESH:-false}" = true ]; then : "${REDIS_PORT:=6390}"; fi
 : "${REDIS_HOST:=127.0.0.1}" "${REDIS_PORT:=6379}"
 : "${HTTP_PORT:=9080}" "${HTTPS_PORT:=9443}"
+# the dev stack shows /metrics without a login; production keeps server.xml's default (true)
+: "${METRICS_AUTHENTICATION:=false}"
 # Test runs (mvn verify sets STACK_FRESH=true) get a disposable database of their own, emptied at start,
 # beside the one the demo keeps.
 if [ "${STACK_FRESH:-false}" = true ] && [[ $DB_NAME != *_test ]]; then DB_NAME="${DB_NAME}_test"; fi
 export DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
-       ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT
+       ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT METRICS_AUTHENTICATION
 
 random_secret() { head -c 18 /dev/urandom | base64 | tr -d '/+=' | head -c 20; }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The WeCom Inbox dev stack: PostgreSQL (XA), Artemis, Redis if there is one, Liberty with the app.
+# The WeCom Inbox dev stack: PostgreSQL (XA), Artemis, Redis (see redis.sh), Liberty with the app.
 #   stack.sh run [--no-demo] build, start everything, print the URLs, then let the WeCom simulator feed the
 #                            app a realistic stream (and play WeCom's API); Ctrl-C stops what it started
 #   stack.sh stop            stop everything a previous run started
@@ -18,10 +18,9 @@ write_liberty_env() {
     [ -f "$ROOT/liberty/server.env" ] && sed -e '$a\' "$ROOT/liberty/server.env"
     local name
     for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_USER \
-                BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT WECOM_API_BASE_URL \
-                $(wecom_app_variables); do
-      [ -n "${!name:-}" ] || continue
-      printf '%s=%s\n' "$name" "${!name}"
+                BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT METRICS_AUTHENTICATION \
+                WECOM_API_BASE_URL $(wecom_app_variables); do
+      printf '%s=%s\n' "$name" "${!name:-}"
     done
   } > "$SERVER_DIR/server.env.new"
   chmod 600 "$SERVER_DIR/server.env.new"; mv "$SERVER_DIR/server.env.new" "$SERVER_DIR/server.env"
@@ -32,12 +31,21 @@ migrate() {
   java -cp "$("$HERE/classpath.sh")" io.wecominbox.devstack.MigrateMain
 }
 
+# The Redis redis.sh settled on (a private one, the configured one, or none: REDIS_HOST empty).
+use_redis_state() {
+  local state=$STACK_DIR/redis.env
+  [ -f "$state" ] || return 0
+  REDIS_HOST=$(sed -n 's/^REDIS_HOST=//p' "$state"); REDIS_PORT=$(sed -n 's/^REDIS_PORT=//p' "$state")
+  REDIS_OWNED=$(sed -n 's/^REDIS_OWNED=//p' "$state")
+  export REDIS_HOST REDIS_PORT REDIS_OWNED
+}
+
 # The settings this stack really uses (non-secret), for tests and tools to read back.
 write_stack_env() {
   local name
   for name in DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
-              ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT; do
-    printf '%s=%s\n' "$name" "${!name}"
+              ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT REDIS_OWNED HTTP_PORT HTTPS_PORT; do
+    printf '%s=%s\n' "$name" "${!name:-}"
   done > "$STACK_DIR/stack.env"
 }
 
@@ -49,13 +57,15 @@ services_start() {
   write_stack_env
   "$HERE/postgres.sh" ensure
   "$HERE/artemis.sh" start
-  if port_open "$REDIS_HOST" "$REDIS_PORT"; then log "Redis answers at $REDIS_HOST:$REDIS_PORT"
-  else log "no Redis at $REDIS_HOST:$REDIS_PORT"; fi
+  "$HERE/redis.sh" start
+  use_redis_state
+  write_stack_env
   migrate
   write_liberty_env
 }
 
 services_stop() {
+  "$HERE/redis.sh" stop || true
   "$HERE/artemis.sh" stop || true
   "$HERE/postgres.sh" stop || true
 }

@@ -6,6 +6,11 @@ public final class JndiNames {
     public static final String CONNECTION_FACTORY = "jms/cf/wecom";
     public static final String PROBE_QUEUE = "jms/queue/probe";
     public static final String EVENTS_TOPIC = "jms/topic/events";
+    /** Per-handler queues (broker address wecom.handler.{name}), fed from the events topic by diverts. */
+    public static final String CRM_HANDLER_QUEUE = "jms/queue/handler/crm";
+    public static final String CONVERSATION_HANDLER_QUEUE = "jms/queue/handler/conversation";
+    /** What the crm handler publishes for the CRM system to consume. */
+    public static final String CRM_OUTBOUND_QUEUE = "jms/queue/crm-outbound";
 
     private JndiNames() {
     }

@@ -1,0 +1,40 @@
+package io.wecominbox.handler;
+
+import io.wecominbox.dedup.DedupPolicy;
+import java.util.Set;
+
+/**
+ * A handler: one side effect per WeCom event, run exactly once per handler however often the event is
+ * delivered. Implement it as an {@code @ApplicationScoped} CDI bean and give it a message-driven bean of its
+ * own ({@code <Name>EventConsumer}, see docs/handlers.md) that calls {@link HandlerRunner#run} in one
+ * line. The framework (not the handler) builds the dedup key {@code wecom:{name}:{eventKey}[:{batchId}]},
+ * claims it, and commits the claim together with whatever {@link #handle} wrote or sent.
+ */
+public interface EventHandler {
+
+    /**
+     * Stable name: lower-case letters, digits and '-'. Part of every dedup key, of the queue
+     * {@code wecom.handler.<name>}, of the metrics and of the config keys {@code wecom.handler.<name>.*}.
+     * Renaming a handler makes every past event new to it.
+     */
+    String name();
+
+    /**
+     * The event types it takes (the {@code eventType} message property: the Event for MsgType=event, else the
+     * MsgType). The broker's divert filters on the same list; the runner checks it again and acknowledges
+     * (logged, no effect) anything else that reaches the queue.
+     */
+    Set<String> eventTypes();
+
+    /** Windows and store-down behaviour in code; each value can be overridden per deployment by config. */
+    DedupPolicy policy();
+
+    /**
+     * The side effect. Runs inside the consumer's XA transaction: database writes through {@code jdbc/wecom}
+     * and JMS sends through {@code MessageSender} commit or roll back with the dedup record and the consumed
+     * message. Throw to roll back (JMS redelivers with back-off, then dead-letters); never catch-and-ignore.
+     * Must not call outside systems that cannot roll back unless it tolerates a repeat (then say so in the
+     * policy: {@link DedupPolicy#naturallyIdempotentHandler()} or accept the hot/cold windows as the protection).
+     */
+    void handle(HandledEvent event) throws Exception;
+}

@@ -1,0 +1,60 @@
+package io.wecominbox.handler.crm;
+
+import io.wecominbox.dedup.DedupPolicy;
+import io.wecominbox.dedup.StoreDownAction;
+import io.wecominbox.handler.EventHandler;
+import io.wecominbox.handler.HandledEvent;
+import io.wecominbox.messaging.JndiNames;
+import io.wecominbox.messaging.MessageSender;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.jms.Queue;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Tells the CRM about customer activity: one normalized JSON message on queue crm.outbound per event, sent in
+ * the same XA transaction as the dedup record, so the CRM gets exactly one per event (and one more per
+ * deliberate re-run). Cold tier and REJECT when the database is down: a CRM message cannot be taken back.
+ */
+@ApplicationScoped
+public class CrmHandler implements EventHandler {
+
+    public static final String NAME = "crm";
+
+    /** Customer and customer-group changes, and customers' text messages (the CRM's activity timeline). */
+    static final Set<String> EVENT_TYPES =
+        Set.of("change_external_contact", "change_external_chat", "change_external_tag", "text");
+
+    @Inject
+    private MessageSender sender;
+
+    @Resource(lookup = JndiNames.CRM_OUTBOUND_QUEUE)
+    private Queue outbound;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> eventTypes() {
+        return EVENT_TYPES;
+    }
+
+    @Override
+    public DedupPolicy policy() {
+        return DedupPolicy.builder().onHotStoreDown(StoreDownAction.PROCEED).onColdStoreDown(StoreDownAction.REJECT)
+            .build();
+    }
+
+    @Override
+    public void handle(HandledEvent event) {
+        sender.send(outbound, CrmEvents.toJson(event), Map.of(
+            "app", event.app(),
+            "eventType", event.eventType(),
+            "eventKey", event.eventKey(),
+            "dedupKey", event.dedupKey()));
+    }
+}
