@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The WeCom Inbox dev stack: PostgreSQL (XA), Artemis, Redis (see redis.sh), Liberty with the app.
-#   stack.sh run             build, start everything, print the URLs; Ctrl-C stops what it started
+#   stack.sh run [--no-demo] build, start everything, print the URLs, then let the WeCom simulator feed the
+#                            app a realistic stream (and play WeCom's API); Ctrl-C stops what it started
 #   stack.sh stop            stop everything a previous run started
 #   stack.sh services-start  database + broker + schema only (what `mvn verify` uses around its tests)
 #   stack.sh services-stop
@@ -18,8 +19,9 @@ write_liberty_env() {
     local name
     for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_USER \
                 BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT METRICS_AUTHENTICATION \
-                $(wecom_app_variables); do
-      printf '%s=%s\n' "$name" "${!name:-}"
+                WECOM_API_BASE_URL $(wecom_app_variables); do
+      [ -n "${!name:-}" ] || continue
+      printf '%s=%s\n' "$name" "${!name}"
     done
   } > "$SERVER_DIR/server.env.new"
   chmod 600 "$SERVER_DIR/server.env.new"; mv "$SERVER_DIR/server.env.new" "$SERVER_DIR/server.env"
@@ -101,18 +103,49 @@ wait_ready() {
 }
 
 TAIL_PID=
+SIMULATOR_PID=
 shutdown() {
   trap - INT TERM EXIT
   log "stopping"
   [ -n "$TAIL_PID" ] && kill "$TAIL_PID" 2>/dev/null
+  [ -n "$SIMULATOR_PID" ] && kill "$SIMULATOR_PID" 2>/dev/null
   liberty_stop
   liberty_undeploy
   services_stop
   exit 0
 }
 
+# The simulator reads the same wecom.apps / wecom.app.<name>.* keys as the app: give it this run's.
+write_simulator_config() {
+  local file=$STACK_DIR/simulator.properties name key
+  ( umask 077
+    printf 'wecom.apps=%s\n' "$WECOM_APPS"
+    for name in $(wecom_app_variables); do
+      [ "$name" = WECOM_APPS ] && continue
+      key=$(printf '%s' "${name#WECOM_APP_}" | tr 'A-Z_' 'a-z-')
+      # WECOM_APP_CUSTOMER_CORP_ID -> wecom.app.customer.corp-id (app names here have no underscore)
+      printf 'wecom.app.%s.%s=%s\n' "${key%%-*}" "${key#*-}" "${!name}"
+    done ) > "$file"
+  echo "$file"
+}
+
+start_demo() {
+  local config
+  config=$(write_simulator_config)
+  log "the WeCom simulator feeds the app a realistic stream (scenario demo; its fake API on :$SIMULATOR_API_PORT)"
+  java -cp "$("$HERE/classpath.sh")" io.wecominbox.simulator.SimulatorMain --config "$config" \
+      --callback-base "http://127.0.0.1:$HTTP_PORT/wecom/callback" --api-port "$SIMULATOR_API_PORT" \
+      --scenario demo --time-scale 0.1 --status-every-s 5 --linger-s 5 &
+  SIMULATOR_PID=$!
+}
+
 run() {
+  local demo=true
+  [ "${1:-}" = --no-demo ] && demo=false
   trap shutdown INT TERM EXIT
+  : "${SIMULATOR_API_PORT:=9090}"
+  # With the demo, the app calls the simulator instead of WeCom (unless you configured a base URL)
+  [ $demo = true ] && export WECOM_API_BASE_URL=${WECOM_API_BASE_URL:-http://127.0.0.1:$SIMULATOR_API_PORT}
   build_for_run
   services_start
   log "starting Liberty"
@@ -129,13 +162,19 @@ run() {
   Ctrl-C stops everything this command started.
 
 TXT
-  tail -n 0 -F "$SERVER_DIR/logs/messages.log" &
+  if [ $demo = true ]; then
+    start_demo
+    # the server's warnings and errors, not its whole log, beside the simulator's status lines
+    tail -n 0 -F "$SERVER_DIR/logs/messages.log" | grep --line-buffered -E ' [WE] ' &
+  else
+    tail -n 0 -F "$SERVER_DIR/logs/messages.log" &
+  fi
   TAIL_PID=$!
   wait
 }
 
 case ${1:-} in
-  run) run ;;
+  run) shift; run "$@" ;;
   stop) liberty_stop; liberty_undeploy; services_stop ;;
   services-start) services_start ;;
   services-stop) services_stop ;;

@@ -1,0 +1,31 @@
+package io.wecominbox.wecom;
+
+import java.time.Instant;
+
+/**
+ * The WeCom API calls the handlers make. Safe inside an XA transaction (e.g. in a message-driven bean):
+ * plain HTTP, bounded by the caller's deadline and by {@code wecom.api.call-budget-ms}, so it never holds
+ * the transaction longer than that. Never throws for a WeCom or network problem: the outcome says what to do.
+ *
+ * <p><b>Maybe sent.</b> Whether a timed-out or cut-off call was performed by WeCom is unknowable (the
+ * timeout may strike before or after WeCom acted); such an outcome is RETRY with
+ * {@link WeComCallOutcome#effectUnknown()}. The caller must treat it as "maybe sent". The welcome handler
+ * may simply retry: a welcome code is single-use, so the retry answers 41051 (ALREADY_DONE) if the first
+ * try went through. A message/send retry can send twice unless the request asked for
+ * {@code enable_duplicate_check}.
+ */
+public interface WeComApi {
+
+    /**
+     * Sends the welcome message for an add_external_contact event (send_welcome_msg).
+     *
+     * @param app      the app name ({@code wecom.app.<name>.*})
+     * @param deadline nothing starts or is waited for past it: the code's 20 s window less a margin
+     * @return DONE; ALREADY_DONE (41051: a welcome already reached the customer, never send again); RETRY
+     *         (-1, 41096, 45009, 45033, HTTP 5xx, timeout, connection error); GIVE_UP (41049, 41050, other)
+     */
+    WeComCallOutcome sendWelcomeMessage(String app, String welcomeCode, WelcomeContent content, Instant deadline);
+
+    /** Sends a text through message/send (bot replies) from the request's or else the app's agent. */
+    WeComCallOutcome sendMessage(String app, MessageSendRequest request, Instant deadline);
+}
