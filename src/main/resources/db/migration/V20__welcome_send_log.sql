@@ -46,7 +46,7 @@ COMMENT ON COLUMN welcome_send_log.attempt_count IS 'JMSXDeliveryCount of the de
 COMMENT ON COLUMN welcome_send_log.status IS 'SENT (WeCom accepted it now); ALREADY_SENT (41051: a welcome already reached the customer, e.g. our own earlier attempt whose commit failed; never retried); EXPIRED (the window closed before a send succeeded: no call after the deadline); FAILED (a non-retryable error, see errcode/errmsg).';
 COMMENT ON COLUMN welcome_send_log.errcode IS 'WeCom errcode of the last call (0 SENT, 41051 ALREADY_SENT); null when no WeCom answer was read (timeout, connection, no call made).';
 COMMENT ON COLUMN welcome_send_log.errmsg IS 'WeCom errmsg of the last call, or our description of what went wrong (never a token or secret).';
-COMMENT ON COLUMN welcome_send_log.effect_unknown IS 'True when the last call timed out or lost its connection after the request went out: WeCom may have sent the welcome although the row says EXPIRED.';
+COMMENT ON COLUMN welcome_send_log.effect_unknown IS 'True when WeCom may have sent the welcome although the row says EXPIRED: the last call timed out or lost its connection after the request went out, or earlier attempts rolled back and this one found no time left to call.';
 COMMENT ON COLUMN welcome_send_log.text_key IS 'The configuration key the text came from (wecom.welcome.<app>.state.<state>.text or wecom.welcome.<app>.text).';
 COMMENT ON COLUMN welcome_send_log.sent_at IS 'When WeCom answered errcode 0 (our clock); set exactly for SENT.';
 COMMENT ON COLUMN welcome_send_log.latency_ms IS 'sent_at - event_created_at in milliseconds: how long the customer waited for the welcome (CreateTime is whole seconds, so up to 1 s too high).';

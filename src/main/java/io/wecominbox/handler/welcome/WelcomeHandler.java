@@ -114,8 +114,10 @@ public class WelcomeHandler implements EventHandler {
 
     private void send(HandledEvent event, WelcomeCase welcome, WelcomeWindow window, ConfiguredText text) {
         if (!window.canStart(clock.instant(), welcome.deadline())) {
+            // a redelivery that came too late (or a replay): earlier attempts rolled back, so whether one of them
+            // reached WeCom is unknown here
             record(welcome, new WelcomeResult(WelcomeStatus.EXPIRED, null, "window closed before attempt "
-                + welcome.attempt() + " could start a call", false, text.key(), null));
+                + welcome.attempt() + " could start a call", welcome.attempt() > 1, text.key(), null));
             return;
         }
         WelcomeContent content;

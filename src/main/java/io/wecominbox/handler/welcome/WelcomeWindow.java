@@ -49,8 +49,12 @@ public record WelcomeWindow(Duration margin, Duration minCallTime, Duration rede
         return Duration.ofMillis((long) Math.min(millis, maxRedeliveryDelay.toMillis()));
     }
 
-    /** True when a rollback now would be redelivered early enough for that attempt to start a call. */
+    /**
+     * True when a rollback now would be redelivered early enough for that attempt to start a call, with
+     * {@link #minCallTime()} to spare for a late redelivery: an attempt that finds no time left can only record
+     * EXPIRED without knowing what the one before it achieved.
+     */
     public boolean nextAttemptCanStart(Instant now, Instant deadline, int deliveryCount) {
-        return canStart(now.plus(redeliveryDelayAfter(deliveryCount)), deadline);
+        return canStart(now.plus(redeliveryDelayAfter(deliveryCount)).plus(minCallTime), deadline);
     }
 }
