@@ -6,7 +6,7 @@ import java.util.Set;
 /**
  * A handler: one side effect per WeCom event, run exactly once per handler however often the event is
  * delivered. Implement it as an {@code @ApplicationScoped} CDI bean and give it a message-driven bean of its
- * own ({@code <Name>EventConsumer}, see {@code handler/README.md}) that calls {@link HandlerRunner#run} in one
+ * own ({@code <Name>EventConsumer}, see docs/handlers.md) that calls {@link HandlerRunner#run} in one
  * line. The framework (not the handler) builds the dedup key {@code wecom:{name}:{eventKey}[:{batchId}]},
  * claims it, and commits the claim together with whatever {@link #handle} wrote or sent.
  */

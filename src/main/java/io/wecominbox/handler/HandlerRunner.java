@@ -76,19 +76,20 @@ public class HandlerRunner {
             return;
         }
         String dedupKey = DedupKey.of(handler.name(), delivered.eventKey(), delivered.batchId());
-        HandledEvent event = new HandledEvent(delivered.app(), delivered.eventType(), delivered.eventKey(), dedupKey,
-            delivered.batchId(), delivered.callbackLogId(), delivered.deliveryCount(), delivered.plaintext(),
-            parse(delivered));
         DedupPolicy policy = policies.effective(handler.name(), handler.policy());
         DedupRequest request = new DedupRequest(handler.name(), dedupKey, delivered.eventKey(), delivered.batchId(),
             delivered.app(), delivered.messageId(), delivered.callbackLogId(), delivered.deliveryCount(), policy);
         try {
             Disposition disposition = gate.run(request, () -> {
+                // parsed only when the effect runs: a duplicate does not pay for the XML parser
+                HandledEvent event = new HandledEvent(delivered.app(), delivered.eventType(), delivered.eventKey(),
+                    dedupKey, delivered.batchId(), delivered.callbackLogId(), delivered.deliveryCount(),
+                    delivered.plaintext(), parse(delivered));
                 handler.handle(event);
                 faults.afterEffect(handler.name(), event);
             });
             if (LOG.isLoggable(Level.FINE)) {
-                LOG.fine(handler.name() + " " + disposition + " " + event);
+                LOG.fine(handler.name() + " " + disposition + " " + dedupKey);
             }
         } catch (RejectedForRedelivery rejected) {
             transaction.setRollbackOnly();
@@ -96,7 +97,7 @@ public class HandlerRunner {
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new HandlerFailedException(handler.name() + " failed on " + event, e);
+            throw new HandlerFailedException(handler.name() + " failed on " + dedupKey, e);
         }
     }
 

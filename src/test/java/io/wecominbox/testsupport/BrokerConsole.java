@@ -24,7 +24,21 @@ public final class BrokerConsole {
         return answer.getJsonArray("value").size();
     }
 
+    /** Messages waiting on an anycast queue (named like its address) that match a JMS selector. */
+    public static long countMessages(String queue, String filter) {
+        String mbean = BROKER_MBEAN.replace("%22", "\"") + ",component=addresses,address=\"" + queue
+                + "\",subcomponent=queues,routing-type=\"anycast\",queue=\"" + queue + "\"";
+        JsonObject request = Json.createObjectBuilder().add("type", "exec").add("mbean", mbean)
+                .add("operation", "countMessages(java.lang.String)")
+                .add("arguments", Json.createArrayBuilder().add(filter)).build();
+        return call("", HttpRequest.BodyPublishers.ofString(request.toString())).getJsonNumber("value").longValue();
+    }
+
     private static JsonObject call(String path) {
+        return call(path, null);
+    }
+
+    private static JsonObject call(String path, HttpRequest.BodyPublisher post) {
         String port = StackEnv.get("ARTEMIS_CONSOLE_PORT", "8161");
         String credentials = StackEnv.get("ARTEMIS_ADMIN_USER", "admin") + ":"
                 + StackEnv.get("ARTEMIS_ADMIN_PASSWORD", "");
@@ -34,7 +48,7 @@ public final class BrokerConsole {
                         + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)))
                 // Jolokia answers 403 unless the Origin matches the console's host
                 .header("Origin", "http://127.0.0.1")
-                .GET());
+                .method(post == null ? "GET" : "POST", post == null ? HttpRequest.BodyPublishers.noBody() : post));
         if (response == null || response.statusCode() != 200) {
             throw new IllegalStateException("broker console answered "
                     + (response == null ? "nothing" : response.statusCode()));

@@ -15,6 +15,11 @@ public final class StackScripts {
         return Files.exists(StackEnv.buildDir().resolve("stack/pids/artemis.pid"));
     }
 
+    /** True when Redis is a private one the stack started for this run (so a test may stop it). */
+    public static boolean stackOwnsRedis() {
+        return "true".equals(StackEnv.get("REDIS_OWNED", "false"));
+    }
+
     public static void run(String script, String... args) {
         String[] command = new String[args.length + 2];
         command[0] = "bash";
