@@ -24,6 +24,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,10 +73,14 @@ class BotHandlerIT {
         wecom.reset();
     }
 
+    // Other test classes' text messages may still be redelivered to the bot (their replies failed while no
+    // fake API listened): each test writes as a member of its own and counts only the replies to that member.
+    private final String member = "it.bot." + UUID.randomUUID().toString().substring(0, 8);
+
     @Test
     void theBotRepliesOnceToATextMessageDeliveredThreeTimes() throws Exception {
         wecom.loseNextAcks(2);
-        SimEvent message = wecom.newEvent(APP, EventType.TEXT_MESSAGE);
+        SimEvent message = textMessage("三次送达");
         assertEquals(3, wecom.deliver(message).attemptCount());
         WeComEvent event = WeComEvent.parse(message.xml());
 
@@ -98,7 +103,7 @@ class BotHandlerIT {
 
     @Test
     void aReRunWithANewBatchIdRepliesExactlyOnceMoreAndCarriesItsBatchIdToWeCom() throws Exception {
-        SimEvent message = wecom.newEvent(APP, EventType.TEXT_MESSAGE);
+        SimEvent message = textMessage("请再回复一次");
         assertTrue(wecom.deliver(message).acknowledged());
         WeComEvent event = WeComEvent.parse(message.xml());
         awaitReplies(event.msgId(), 1);
@@ -134,8 +139,20 @@ class BotHandlerIT {
         return APP + ":" + EventKeys.keyOf(WeComEvent.parse(message.xml()));
     }
 
-    private static List<ApiCall> replyCalls() {
-        return wecom.apiCalls().calls(WeComApiPaths.MESSAGE_SEND);
+    /** A member's text message to the app, as WeCom sends it, from this test's own member. */
+    private SimEvent textMessage(String content) {
+        long createTime = Instant.now().getEpochSecond();
+        String msgId = Long.toString((1L << 60) + Math.abs(UUID.randomUUID().getMostSignificantBits() >>> 4));
+        String xml = "<xml><ToUserName><![CDATA[" + StackEnv.wecomApp(APP, "corp-id") + "]]></ToUserName>"
+            + "<FromUserName><![CDATA[" + member + "]]></FromUserName><CreateTime>" + createTime + "</CreateTime>"
+            + "<MsgType><![CDATA[text]]></MsgType><Content><![CDATA[" + content + "]]></Content>"
+            + "<MsgId>" + msgId + "</MsgId><AgentID>" + StackEnv.wecomApp(APP, "agent-id") + "</AgentID></xml>";
+        return new SimEvent("it-" + msgId, APP, EventType.TEXT_MESSAGE, Instant.ofEpochSecond(createTime), xml, null);
+    }
+
+    private List<ApiCall> replyCalls() {
+        return wecom.apiCalls().calls(WeComApiPaths.MESSAGE_SEND).stream()
+            .filter(c -> c.touser().filter(member::equals).isPresent()).toList();
     }
 
     private static void awaitDispositions(String eventKey, int n) {
