@@ -19,11 +19,36 @@ write_liberty_env() {
     local name
     for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_USER \
                 BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT METRICS_AUTHENTICATION \
-                WECOM_API_BASE_URL $(wecom_app_variables); do
+                WECOM_API_BASE_URL $(wecom_app_variables) $(handler_text_variables); do
       printf '%s=%s\n' "$name" "${!name:-}"
     done
   } > "$SERVER_DIR/server.env.new"
   chmod 600 "$SERVER_DIR/server.env.new"; mv "$SERVER_DIR/server.env.new" "$SERVER_DIR/server.env"
+}
+
+# Welcome and bot texts (wecom.welcome.<app>.text, wecom.bot.<app>.reply-text) as environment variables.
+handler_text_variables() { compgen -v | grep -E '^WECOM_(WELCOME|BOT)_[A-Z0-9_]+$' || true; }
+
+# The demo apps get a welcome and a bot reply unless you configured your own (not for test runs: the tests
+# configure theirs in src/test/liberty). ASCII on purpose: the JVM decodes environment variables with the
+# locale's charset; non-ASCII texts belong in a server.xml <variable> (UTF-8), as the tests' drop-in shows.
+demo_handler_texts() {
+  local app upper name
+  for app in ${WECOM_APPS//,/ }; do
+    upper=$(printf '%s' "$app" | tr 'a-z-' 'A-Z_')
+    name=WECOM_WELCOME_${upper}_TEXT
+    [ -n "${!name:-}" ] || export "$name=Hello, thanks for adding us! This is the $app team: ask us anything here."
+    name=WECOM_BOT_${upper}_REPLY_TEXT
+    [ -n "${!name:-}" ] || export "$name=Got it, we will get back to you soon. (auto-reply from $app)"
+  done
+}
+
+# Test runs: the server calls the WeCom API simulator that the integration tests run in their own JVM on
+# this fixed port (WECOM_SIM_API_PORT, default 9091), never the real WeCom.
+use_test_wecom_api() {
+  : "${WECOM_SIM_API_PORT:=9091}"
+  WECOM_API_BASE_URL=http://127.0.0.1:$WECOM_SIM_API_PORT
+  export WECOM_SIM_API_PORT WECOM_API_BASE_URL
 }
 
 migrate() {
@@ -44,7 +69,8 @@ use_redis_state() {
 write_stack_env() {
   local name
   for name in DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
-              ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT REDIS_OWNED HTTP_PORT HTTPS_PORT; do
+              ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT REDIS_OWNED HTTP_PORT HTTPS_PORT WECOM_SIM_API_PORT \
+              WECOM_API_BASE_URL; do
     printf '%s=%s\n' "$name" "${!name:-}"
   done > "$STACK_DIR/stack.env"
 }
@@ -53,6 +79,7 @@ services_start() {
   if [ "${STACK_FRESH:-false}" = true ]; then
     # the server's transaction log must not outlive the database and journal it refers to
     rm -rf "$SERVER_DIR/tranlog"
+    use_test_wecom_api
   fi
   write_stack_env
   "$HERE/postgres.sh" ensure
@@ -145,6 +172,7 @@ run() {
   : "${SIMULATOR_API_PORT:=9090}"
   # With the demo, the app calls the simulator instead of WeCom (unless you configured a base URL)
   [ $demo = true ] && export WECOM_API_BASE_URL=${WECOM_API_BASE_URL:-http://127.0.0.1:$SIMULATOR_API_PORT}
+  demo_handler_texts
   build_for_run
   services_start
   log "starting Liberty"

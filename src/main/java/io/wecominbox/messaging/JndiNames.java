@@ -9,6 +9,9 @@ public final class JndiNames {
     /** Per-handler queues (broker address wecom.handler.{name}), fed from the events topic by diverts. */
     public static final String CRM_HANDLER_QUEUE = "jms/queue/handler/crm";
     public static final String CONVERSATION_HANDLER_QUEUE = "jms/queue/handler/conversation";
+    public static final String WELCOME_HANDLER_QUEUE = "jms/queue/handler/welcome";
+    public static final String CONTACT_HANDLER_QUEUE = "jms/queue/handler/contact";
+    public static final String BOT_HANDLER_QUEUE = "jms/queue/handler/bot";
     /** What the crm handler publishes for the CRM system to consume. */
     public static final String CRM_OUTBOUND_QUEUE = "jms/queue/crm-outbound";
 

@@ -1,0 +1,23 @@
+package io.wecominbox.handler.bot;
+
+import io.wecominbox.handler.HandlerRunner;
+import jakarta.ejb.MessageDriven;
+import jakarta.inject.Inject;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+
+/** Queue wecom.handler.bot (activation spec "wecom-inbox/BotEventConsumer" in server.xml). */
+@MessageDriven
+public class BotEventConsumer implements MessageListener {
+
+    @Inject
+    private HandlerRunner runner;
+
+    @Inject
+    private BotHandler handler;
+
+    @Override
+    public void onMessage(Message message) {
+        runner.run(handler, message);
+    }
+}

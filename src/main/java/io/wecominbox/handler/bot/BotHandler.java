@@ -1,0 +1,130 @@
+package io.wecominbox.handler.bot;
+
+import io.wecominbox.dedup.DedupPolicy;
+import io.wecominbox.dedup.RejectedForRedelivery;
+import io.wecominbox.dedup.StoreDownAction;
+import io.wecominbox.event.WeComEvent;
+import io.wecominbox.handler.EventHandler;
+import io.wecominbox.handler.HandledEvent;
+import io.wecominbox.handler.bot.BotReplyLog.BotReply;
+import io.wecominbox.wecom.MessageSendRequest;
+import io.wecominbox.wecom.WeComApi;
+import io.wecominbox.wecom.WeComCallOutcome;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * Answers a member's text message to the app with the configured reply (message/send), once per message,
+ * and once more per deliberate re-run (batch id): the batch id is in the dedup key, in bot_reply_log and in
+ * the request ({@value #BATCH_FIELD}), so the outbound call can be traced to the re-run that made it.
+ *
+ * <p>The crash window (WeCom accepted the reply, then our commit failed, or the answer timed out: "maybe
+ * sent") cannot be closed by our transaction, and message/send has no single-use token. A normal delivery
+ * therefore asks WeCom for {@code enable_duplicate_check} with a short {@code duplicate_check_interval}
+ * (default 5 min: covers redelivery after a rollback, seconds, and after a server crash, the restart plus XA
+ * recovery, about a minute): the redelivered copy is dropped by WeCom. The price: WeCom compares content and
+ * recipient, so a member who writes twice within the interval gets one reply; for an automatic reply that is
+ * acceptable. A re-run turns the check off, since its whole point is to send the same text again; its own
+ * crash window stays open (a rare double reply on an operator's re-run).
+ */
+@ApplicationScoped
+public class BotHandler implements EventHandler {
+
+    public static final String NAME = "bot";
+    /** The request field that carries a re-run's batch id to WeCom (ignored there; recorded by the simulator). */
+    public static final String BATCH_FIELD = "wecom_inbox_batch_id";
+
+    private static final Logger LOG = Logger.getLogger(BotHandler.class.getName());
+    static final Set<String> EVENT_TYPES = Set.of("text");
+
+    @Inject
+    WeComApi api;
+
+    @Inject
+    BotConfig config;
+
+    @Inject
+    BotReplyLog replies;
+
+    @Inject
+    Clock clock;
+
+    private final Set<String> appsWithoutText = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> eventTypes() {
+        return EVENT_TYPES;
+    }
+
+    /**
+     * Irreversible (a reply cannot be taken back): the cold tier decides, and a dead database REJECTs (the
+     * message waits for it). A dead Redis PROCEEDs: the cold tier still protects, and there is no deadline
+     * that makes waiting costly, but also nothing gained by waiting.
+     */
+    @Override
+    public DedupPolicy policy() {
+        return DedupPolicy.builder().onHotStoreDown(StoreDownAction.PROCEED).onColdStoreDown(StoreDownAction.REJECT)
+            .build();
+    }
+
+    @Override
+    public void handle(HandledEvent event) {
+        WeComEvent e = event.event();
+        if (e.msgId() == null || e.fromUserName() == null) {
+            return;
+        }
+        Optional<String> text = config.replyText(event.app());
+        if (text.isEmpty()) {
+            if (appsWithoutText.add(event.app())) {
+                LOG.info("no bot reply configured for app " + event.app() + " (wecom.bot." + event.app()
+                    + ".reply-text): its messages get no reply");
+            }
+            return;
+        }
+        boolean duplicateCheck = event.batchId() == null && !config.duplicateCheckInterval().isZero();
+        MessageSendRequest request = MessageSendRequest.text(e.fromUserName(), text.get());
+        if (e.agentId() != null) {
+            request = request.withAgentId(e.agentId()); // answer from the agent the member wrote to
+        }
+        if (duplicateCheck) {
+            request = request.withField("enable_duplicate_check", Json.createValue(1))
+                .withField("duplicate_check_interval", Json.createValue(config.duplicateCheckInterval().toSeconds()));
+        }
+        if (event.batchId() != null) {
+            request = request.withField(BATCH_FIELD, Json.createValue(event.batchId()));
+        }
+        WeComCallOutcome outcome = api.sendMessage(event.app(), request, clock.instant().plus(config.callBudget()));
+        Instant now = clock.instant();
+        Integer errcode = outcome.errcode().isPresent() ? outcome.errcode().getAsInt() : null;
+        switch (outcome.kind()) {
+            case DONE, ALREADY_DONE -> replies.record(reply(event, "SENT", errcode, outcome.errmsg(),
+                outcome.reply().getString("msgid", null), duplicateCheck, now));
+            case GIVE_UP -> {
+                LOG.warning("bot reply for " + event.dedupKey() + " failed for good: " + outcome);
+                replies.record(reply(event, "FAILED", errcode, outcome.errmsg(), null, duplicateCheck, null));
+            }
+            case RETRY -> throw new RejectedForRedelivery("bot reply for " + event.dedupKey() + " attempt "
+                + event.deliveryCount() + ": " + outcome + "; the broker redelivers it");
+        }
+    }
+
+    private static BotReply reply(HandledEvent event, String status, Integer errcode, String errmsg, String msgId,
+                                  boolean duplicateCheck, Instant sentAt) {
+        WeComEvent e = event.event();
+        return new BotReply(event.dedupKey(), event.app(), e.msgId(), e.fromUserName(), event.batchId(),
+            event.callbackLogId(), e.createTime() > 0 ? Instant.ofEpochSecond(e.createTime()) : null,
+            event.deliveryCount(), status, errcode, errmsg, msgId, duplicateCheck, sentAt);
+    }
+}

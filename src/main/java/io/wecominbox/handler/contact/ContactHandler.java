@@ -1,0 +1,83 @@
+package io.wecominbox.handler.contact;
+
+import io.wecominbox.dedup.DedupPolicy;
+import io.wecominbox.event.WeComEvent;
+import io.wecominbox.handler.EventHandler;
+import io.wecominbox.handler.HandledEvent;
+import io.wecominbox.handler.contact.ExternalContactStore.ContactChange;
+import io.wecominbox.handler.contact.ExternalContactStore.ContactKey;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Keeps external_contact (member ↔ customer) current from change_external_contact events. Every write is an
+ * upsert conditional on the event's CreateTime ({@link ExternalContactStore}), so a repeat changes nothing
+ * and order does not matter: declared naturally idempotent, no dedup record, PROCEED whatever store is down.
+ */
+@ApplicationScoped
+public class ContactHandler implements EventHandler {
+
+    public static final String NAME = "contact";
+
+    private static final Logger LOG = Logger.getLogger(ContactHandler.class.getName());
+    static final Set<String> EVENT_TYPES = Set.of("change_external_contact");
+
+    @Inject
+    ExternalContactStore store;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> eventTypes() {
+        return EVENT_TYPES;
+    }
+
+    @Override
+    public DedupPolicy policy() {
+        return DedupPolicy.naturallyIdempotentHandler();
+    }
+
+    @Override
+    public void handle(HandledEvent event) {
+        WeComEvent e = event.event();
+        if (e.userId() == null || e.externalUserId() == null || e.createTime() == 0 || e.changeType() == null) {
+            LOG.info("change_external_contact without UserID, ExternalUserID, CreateTime or ChangeType: not kept "
+                + event);
+            return;
+        }
+        ContactChange change = new ContactChange(new ContactKey(event.app(), e.userId(), e.externalUserId()),
+            Instant.ofEpochSecond(e.createTime()), event.callbackLogId(), tags(e));
+        boolean changed = switch (e.changeType()) {
+            case "add_external_contact" -> store.added(change, "ADDED", e.state());
+            case "add_half_external_contact" -> store.added(change, "HALF_ADDED", e.state());
+            case "edit_external_contact" -> store.edited(change);
+            case "del_external_contact" -> store.deleted(change, "DELETED_BY_MEMBER", blankToNull(e.field("Source")));
+            case "del_follow_user" -> store.deleted(change, "DELETED_BY_CUSTOMER", null);
+            case "transfer_fail" -> store.transferFailed(change, blankToNull(e.field("FailReason")));
+            default -> {
+                LOG.info("unknown change_external_contact ChangeType " + e.changeType() + ": not kept " + event);
+                yield false;
+            }
+        };
+        if (!changed && LOG.isLoggable(Level.FINE)) {
+            LOG.fine("external_contact unchanged (older or repeated event): " + event);
+        }
+    }
+
+    // WeCom's change_external_contact events carry no tags today; keep them if a future one does
+    private static String tags(WeComEvent e) {
+        String tags = e.field("TagId") != null ? e.field("TagId") : e.field("Tags");
+        return blankToNull(tags);
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+}

@@ -1,0 +1,164 @@
+package io.wecominbox.handler.welcome;
+
+import io.wecominbox.dedup.DedupPolicy;
+import io.wecominbox.dedup.RejectedForRedelivery;
+import io.wecominbox.dedup.StoreDownAction;
+import io.wecominbox.event.WeComEvent;
+import io.wecominbox.handler.EventHandler;
+import io.wecominbox.handler.HandledEvent;
+import io.wecominbox.handler.welcome.WelcomeConfig.ConfiguredText;
+import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeCase;
+import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeResult;
+import io.wecominbox.wecom.WeComApi;
+import io.wecominbox.wecom.WeComCallOutcome;
+import io.wecominbox.wecom.WelcomeContent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * Sends the configured welcome message for each add_external_contact / add_half_external_contact that
+ * carries a WelcomeCode, and records how it ended in welcome_send_log (same XA transaction as the dedup
+ * record). A retryable failure rolls back and the broker redelivers after a short delay, but only while the
+ * code's 20 s window leaves time for that attempt; otherwise the outcome is recorded as EXPIRED. WeCom is
+ * never called after the deadline.
+ *
+ * <p>The window no transaction closes: WeCom accepted the send, then our commit failed (or the answer was
+ * lost). The redelivery sends again with the same code, which is single-use, so WeCom answers 41051 and the
+ * run records ALREADY_SENT: still one welcome.
+ */
+@ApplicationScoped
+public class WelcomeHandler implements EventHandler {
+
+    public static final String NAME = "welcome";
+
+    private static final Logger LOG = Logger.getLogger(WelcomeHandler.class.getName());
+    static final Set<String> EVENT_TYPES = Set.of("change_external_contact");
+    static final Set<String> ADD_CHANGE_TYPES = Set.of("add_external_contact", "add_half_external_contact");
+
+    @Inject
+    WeComApi api;
+
+    @Inject
+    WelcomeConfig config;
+
+    @Inject
+    WelcomeSendLog sendLog;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    MetricRegistry metrics;
+
+    private final Set<String> appsWithoutText = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> eventTypes() {
+        return EVENT_TYPES;
+    }
+
+    /**
+     * Hot and cold tier. Redis down: PROCEED. The cold tier (a unique row in this XA transaction) and the
+     * single-use code both still prevent a second welcome, while REJECT would roll back and redeliver until
+     * Redis is back, which for an outage longer than ~20 s means every welcome in it expires unsent.
+     * Database down: REJECT. Neither the dedup row nor welcome_send_log could be written, so the run would
+     * roll back after the send anyway; rejecting at least does not spend the code on an unrecorded send.
+     */
+    @Override
+    public DedupPolicy policy() {
+        return DedupPolicy.builder().onHotStoreDown(StoreDownAction.PROCEED).onColdStoreDown(StoreDownAction.REJECT)
+            .build();
+    }
+
+    @Override
+    public void handle(HandledEvent event) {
+        WeComEvent e = event.event();
+        if (!ADD_CHANGE_TYPES.contains(e.changeType()) || e.welcomeCode() == null) {
+            return; // edits, deletes, adds without a code (welcome set in the admin console, ...): nothing to send
+        }
+        Optional<String> recorded = sendLog.statusOf(e.welcomeCode());
+        if (recorded.isPresent()) {
+            // only a deliberate re-run (batch id) gets here: the code is spent either way
+            LOG.info("welcome for " + event.dedupKey() + " already recorded as " + recorded.get() + ": no call");
+            return;
+        }
+        Optional<ConfiguredText> text = config.text(event.app(), e.state());
+        if (text.isEmpty()) {
+            if (appsWithoutText.add(event.app())) {
+                LOG.warning("no welcome text configured for app " + event.app() + " (wecom.welcome." + event.app()
+                    + ".text): its new contacts get no welcome message");
+            }
+            return;
+        }
+        WelcomeWindow window = config.window();
+        Instant createdAt = Instant.ofEpochSecond(e.createTime());
+        WelcomeCase welcome = new WelcomeCase(e.welcomeCode(), event.app(), e.userId(), e.externalUserId(),
+            e.state(), e.changeType(), event.callbackLogId(), event.eventKey(), createdAt,
+            window.deadline(createdAt), event.deliveryCount());
+        send(event, welcome, window, text.get());
+    }
+
+    private void send(HandledEvent event, WelcomeCase welcome, WelcomeWindow window, ConfiguredText text) {
+        if (!window.canStart(clock.instant(), welcome.deadline())) {
+            // a redelivery that came too late (or a replay): earlier attempts rolled back, so whether one of them
+            // reached WeCom is unknown here
+            record(welcome, new WelcomeResult(WelcomeStatus.EXPIRED, null, "window closed before attempt "
+                + welcome.attempt() + " could start a call", welcome.attempt() > 1, text.key(), null));
+            return;
+        }
+        WelcomeContent content;
+        try {
+            content = WelcomeContent.text(text.text());
+        } catch (IllegalArgumentException invalid) {
+            // a retry cannot fix the configuration, and the code is worthless in 20 s
+            record(welcome, new WelcomeResult(WelcomeStatus.FAILED, null, "configured text refused: "
+                + invalid.getMessage(), false, text.key(), null));
+            return;
+        }
+        WeComCallOutcome outcome = api.sendWelcomeMessage(welcome.app(), welcome.welcomeCode(), content,
+            welcome.deadline());
+        Instant now = clock.instant();
+        Integer errcode = outcome.errcode().isPresent() ? outcome.errcode().getAsInt() : null;
+        switch (outcome.kind()) {
+            case DONE -> record(welcome, new WelcomeResult(WelcomeStatus.SENT, errcode, outcome.errmsg(), false,
+                text.key(), now));
+            case ALREADY_DONE -> record(welcome, new WelcomeResult(WelcomeStatus.ALREADY_SENT, errcode,
+                outcome.errmsg(), false, text.key(), null));
+            case GIVE_UP -> record(welcome, new WelcomeResult(WelcomeStatus.FAILED, errcode, outcome.errmsg(),
+                false, text.key(), null));
+            case RETRY -> {
+                if (window.nextAttemptCanStart(now, welcome.deadline(), welcome.attempt())) {
+                    Duration delay = window.redeliveryDelayAfter(welcome.attempt());
+                    throw new RejectedForRedelivery("welcome " + event.dedupKey() + " attempt " + welcome.attempt()
+                        + ": " + outcome + "; retrying in ~" + delay.toMillis() + " ms, "
+                        + Duration.between(now, welcome.deadline()).toMillis() + " ms before the deadline");
+                }
+                record(welcome, new WelcomeResult(WelcomeStatus.EXPIRED, errcode, "no time for another attempt"
+                    + " after: " + outcome.errmsg(), outcome.effectUnknown(), text.key(), null));
+            }
+        }
+    }
+
+    private void record(WelcomeCase welcome, WelcomeResult result) {
+        sendLog.record(welcome, result);
+        metrics.counter("wecom.welcome.outcome", new Tag("status", result.status().name())).inc();
+        if (result.status() != WelcomeStatus.SENT) {
+            LOG.info("welcome for " + welcome.eventKey() + " " + result.status() + " after " + welcome.attempt()
+                + " attempt(s): " + result.errcode() + " " + result.errmsg());
+        }
+    }
+}
