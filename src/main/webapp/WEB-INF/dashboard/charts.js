@@ -123,8 +123,9 @@ function legend(svg, series) {
   const g = el('g', { class: 'legend' }, svg);
   let x = WIDTH - 12;
   [...series].reverse().forEach(s => {
-    el('text', { x, y: 10, 'text-anchor': 'end' }, g, s.name);
-    x -= s.name.length * 6.2 + 6;
+    const label = el('text', { x, y: 10, 'text-anchor': 'end' }, g, s.name);
+    const width = label.getComputedTextLength ? label.getComputedTextLength() : 0;
+    x -= (width || s.name.length * 6) + 4;
     el('rect', { class: `swatch ${s.cls}`, x: x - 10, y: 2, width: 9, height: 9 }, g);
     x -= 22;
   });
@@ -165,7 +166,8 @@ export const WECOM_RETRY_WINDOWS = [
 export function retryTimeline(svg, keys, { rowHeight = 34 } = {}) {
   const height = 40 + keys.length * rowHeight + 22;
   reset(svg, height);
-  const left = 280, right = 24, w = WIDTH - left - right, top = 32;
+  const left = Math.min(340, Math.round(WIDTH * 0.3)), right = 24, w = WIDTH - left - right, top = 32;
+  const fit = (text, px) => { const max = Math.floor(px / 6.6); return text.length > max ? '…' + text.slice(-(max - 1)) : text; };
   const maxOffset = Math.max(120, ...keys.flatMap(k => k.deliveries.map(d => d.offsetSeconds)));
   const x = s => left + Math.sqrt(Math.max(0, s) / maxOffset) * w;
   const bottom = top + keys.length * rowHeight;
@@ -183,11 +185,10 @@ export function retryTimeline(svg, keys, { rowHeight = 34 } = {}) {
   let dots = 0;
   keys.forEach((k, i) => {
     const cy = top + i * rowHeight + rowHeight / 2;
-    const name = k.eventKey.length > 40 ? '…' + k.eventKey.slice(-39) : k.eventKey;
     const label = el('g', { class: 'key-label' }, svg);
     el('text', { class: 'row-type', x: left - 12, y: cy - 2, 'text-anchor': 'end' }, label,
-      `${k.app} · ${k.eventType} · ${k.deliveries.length}×`);
-    el('text', { class: 'row-key', x: left - 12, y: cy + 11, 'text-anchor': 'end' }, label, name);
+      fit(`${k.app} · ${k.eventType} · ${k.deliveries.length}×`, left - 16));
+    el('text', { class: 'row-key', x: left - 12, y: cy + 11, 'text-anchor': 'end' }, label, fit(k.eventKey, (left - 16) * 1.1));
     el('title', {}, label, `${k.eventKey} (${k.app}, ${k.eventType})`);
     const offsets = k.deliveries.map(d => d.offsetSeconds);
     el('line', { class: 'key-span', x1: x(0), x2: x(Math.max(...offsets)), y1: cy, y2: cy }, svg);
