@@ -24,13 +24,12 @@ die()  { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 if [ "${STACK_FRESH:-false}" = true ]; then : "${REDIS_PORT:=6390}"; fi
 : "${REDIS_HOST:=127.0.0.1}" "${REDIS_PORT:=6379}"
 : "${HTTP_PORT:=9080}" "${HTTPS_PORT:=9443}"
-# the dev stack shows /metrics without a login; production keeps server.xml's default (true)
-: "${METRICS_AUTHENTICATION:=false}"
+: "${ADMIN_USER:=admin}"
 # Test runs (mvn verify sets STACK_FRESH=true) get a disposable database of their own, emptied at start,
 # beside the one the demo keeps.
 if [ "${STACK_FRESH:-false}" = true ] && [[ $DB_NAME != *_test ]]; then DB_NAME="${DB_NAME}_test"; fi
 export DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
-       ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT METRICS_AUTHENTICATION
+       ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT ADMIN_USER
 
 random_secret() { head -c 18 /dev/urandom | base64 | tr -d '/+=' | head -c 20; }
 
@@ -39,7 +38,7 @@ random_secret() { head -c 18 /dev/urandom | base64 | tr -d '/+=' | head -c 20; }
 load_secrets() {
   [ -f "$SECRETS_FILE" ] && . "$SECRETS_FILE"
   local changed=0 name
-  for name in DB_PASSWORD BROKER_PASSWORD ARTEMIS_ADMIN_PASSWORD; do
+  for name in DB_PASSWORD BROKER_PASSWORD ARTEMIS_ADMIN_PASSWORD ADMIN_PASSWORD KEYSTORE_PASSWORD; do
     if [ -z "${!name:-}" ]; then
       printf -v "$name" '%s' "$(random_secret)"; changed=1
       ( umask 077; printf '%s=%s\n' "$name" "${!name}" >> "$SECRETS_FILE" )

@@ -17,9 +17,11 @@ write_liberty_env() {
   {
     [ -f "$ROOT/liberty/server.env" ] && sed -e '$a\' "$ROOT/liberty/server.env"
     local name
+    # ARTEMIS_*: the queue-depth metrics read the broker's management API (Jolokia) on the console port
     for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_USER \
-                BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT METRICS_AUTHENTICATION \
-                WECOM_API_BASE_URL $(wecom_app_variables) $(handler_text_variables); do
+                BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT ADMIN_USER ADMIN_PASSWORD KEYSTORE_PASSWORD \
+                ARTEMIS_CONSOLE_PORT ARTEMIS_ADMIN_USER ARTEMIS_ADMIN_PASSWORD WECOM_API_BASE_URL \
+                $(wecom_app_variables) $(handler_text_variables); do
       printf '%s=%s\n' "$name" "${!name:-}"
     done
   } > "$SERVER_DIR/server.env.new"
@@ -70,7 +72,7 @@ write_stack_env() {
   local name
   for name in DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
               ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT REDIS_OWNED HTTP_PORT HTTPS_PORT WECOM_SIM_API_PORT \
-              WECOM_API_BASE_URL; do
+              WECOM_API_BASE_URL ADMIN_USER; do
     printf '%s=%s\n' "$name" "${!name:-}"
   done > "$STACK_DIR/stack.env"
 }
@@ -183,6 +185,9 @@ run() {
   WeCom Inbox is up.
     app (callbacks)   http://127.0.0.1:$HTTP_PORT/wecom/callback/{app}
     health            http://127.0.0.1:$HTTP_PORT/health
+    dashboard         http://127.0.0.1:$HTTP_PORT/dashboard/  (user $ADMIN_USER, password ADMIN_PASSWORD in $SECRETS_FILE)
+    metrics           https://127.0.0.1:$HTTPS_PORT/metrics   (same login; HTTPS only, self-signed in dev)
+    admin API         http://127.0.0.1:$HTTP_PORT/openapi/ui
     broker console    http://127.0.0.1:$ARTEMIS_CONSOLE_PORT/console  (user $ARTEMIS_ADMIN_USER, password in $SECRETS_FILE)
     database          postgresql://$DB_USER@$DB_HOST:$DB_PORT/$DB_NAME  (password in $SECRETS_FILE)
     server log        $SERVER_DIR/logs/messages.log

@@ -1,6 +1,7 @@
 package io.wecominbox.ingest;
 
 import io.wecominbox.ops.ErrorBody;
+import io.wecominbox.ops.metrics.IngestMetrics;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -49,6 +50,9 @@ public class CallbackResource {
     @Inject
     private Clock clock;
 
+    @Inject
+    private IngestMetrics metrics;
+
     private CallbackVerifier verifier;
 
     @PostConstruct
@@ -59,13 +63,14 @@ public class CallbackResource {
     @GET
     public Response verifyUrl(@PathParam("app") String name, @Context UriInfo uri,
                               @Context HttpServletRequest request) {
+        long started = System.nanoTime();
         try {
             WeComApp app = resolve(name);
             String echo = verifier.verifyUrl(app, CallbackQuery.parse(uri.getRequestUri().getRawQuery()));
             LOG.info("WeCom URL verification passed for app " + app.name());
             return Response.ok(echo, MediaType.TEXT_PLAIN_TYPE).build();
         } catch (CallbackRejected rejected) {
-            return reject(name, rejected, request);
+            return reject(name, rejected, request, started);
         }
     }
 
@@ -73,6 +78,7 @@ public class CallbackResource {
     @Consumes(MediaType.WILDCARD)
     public Response deliver(@PathParam("app") String name, @Context UriInfo uri,
                             @Context HttpServletRequest request, InputStream body) throws IOException {
+        long started = System.nanoTime();
         OffsetDateTime receivedAt = OffsetDateTime.now(clock);
         try {
             WeComApp app = resolve(name);
@@ -84,9 +90,14 @@ public class CallbackResource {
                 LOG.fine("accepted " + callback.eventKey() + " attempt " + row.attempt() + " as callback_log "
                         + row.callbackLogId());
             }
+            metrics.accepted(app.name(), callback.event().typeName(), System.nanoTime() - started);
             return Response.ok(SUCCESS, MediaType.TEXT_PLAIN_TYPE).build();
         } catch (CallbackRejected rejected) {
-            return reject(name, rejected, request);
+            return reject(name, rejected, request, started);
+        } catch (IOException | RuntimeException failure) {
+            // escapes to the 503 mapper; counted here because only here the time and the app are known
+            metrics.failed(configuredOrUnknown(name), System.nanoTime() - started);
+            throw failure;
         }
     }
 
@@ -99,12 +110,12 @@ public class CallbackResource {
                 "app " + name);
     }
 
-    private Response reject(String name, CallbackRejected rejected, HttpServletRequest request) {
+    private Response reject(String name, CallbackRejected rejected, HttpServletRequest request, long started) {
         Rejection rejection = rejected.rejection();
-        // Only configured names reach the audit table: a scan of random URLs must not grow it.
-        String auditApp = apps.find(name).app() != null || rejection == Rejection.APP_MISCONFIGURED
-                ? name : RejectionTally.UNKNOWN_APP;
+        // Only configured names reach the audit table and the metrics: a scan of random URLs must not grow them.
+        String auditApp = rejection == Rejection.APP_MISCONFIGURED ? name : configuredOrUnknown(name);
         audit.record(auditApp, rejection, request.getRemoteAddr(), request.getMethod() + " " + rejected.getMessage());
+        metrics.rejected(auditApp, rejection.code(), "POST".equals(request.getMethod()), System.nanoTime() - started);
         Response.ResponseBuilder response = Response.status(rejection.status())
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(new ErrorBody(rejection.code(), rejection.reason()));
@@ -112,5 +123,9 @@ public class CallbackResource {
             response.header("Connection", "close"); // the unread rest of the body must not be parsed as a request
         }
         return response.build();
+    }
+
+    private String configuredOrUnknown(String name) {
+        return apps.find(name).app() != null ? name : RejectionTally.UNKNOWN_APP;
     }
 }

@@ -1,5 +1,6 @@
 package io.wecominbox.benchmark;
 
+import java.net.http.HttpRequest;
 import io.wecominbox.event.SampleEvents;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.Http;
@@ -113,7 +114,7 @@ class DedupBenchmark {
     }
 
     private static double counter(String disposition) {
-        String body = Http.get("/metrics?scope=application").body();
+        String body = Http.sendTls(Http.asAdmin(HttpRequest.newBuilder(Http.tlsUri("/metrics?scope=application")).GET())).body();
         Matcher m = COUNTER.matcher(body);
         while (m.find()) {
             if (m.group(1).contains("handler=\"crm\"") && m.group(1).contains("disposition=\"" + disposition + "\"")) {

@@ -37,7 +37,7 @@ final class ProbeLoad implements AutoCloseable {
     private void sendUntilStopped(String label) {
         while (running.get()) {
             attempts.incrementAndGet();
-            HttpResponse<String> answer = Http.post("/api/ops/probes?label=" + label);
+            HttpResponse<String> answer = Http.postAsAdmin("/api/ops/probes?label=" + label);
             if (answer != null && answer.statusCode() == 201) {
                 acknowledged.add(Long.parseLong(answer.body().replaceAll("\\D+", "")));
             } else if (answer == null) {

@@ -37,7 +37,7 @@ class BrokerOutageIT {
         StackScripts.run("artemis.sh", "stop");
         try {
             long started = System.nanoTime();
-            HttpResponse<String> answer = Http.post("/api/ops/probes?label=" + label);
+            HttpResponse<String> answer = Http.postAsAdmin("/api/ops/probes?label=" + label);
             long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
 
             assertNotNull(answer, "the server answers");
@@ -57,7 +57,7 @@ class BrokerOutageIT {
 
         AtomicLong probeId = new AtomicLong();
         assertTrue(Poll.until(Duration.ofSeconds(60), () -> {
-            HttpResponse<String> answer = Http.post("/api/ops/probes?label=" + label + "-back");
+            HttpResponse<String> answer = Http.postAsAdmin("/api/ops/probes?label=" + label + "-back");
             if (answer == null || answer.statusCode() != 201) {
                 return false;
             }

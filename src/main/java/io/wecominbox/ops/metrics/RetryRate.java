@@ -1,0 +1,148 @@
+package io.wecominbox.ops.metrics;
+
+import io.wecominbox.ingest.WeComApps;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * How often WeCom had to send the same event over the last hour, per app: deliveries / distinct event keys
+ * from callback_log (1.0 = every event answered in time the first time). Computed every 30 s on a scheduler
+ * thread and cached, so neither the ACK path nor a scrape ever waits for the query.
+ */
+@ApplicationScoped
+public class RetryRate {
+
+    public static final String GAUGE = "wecom.retry.rate";
+    private static final Logger LOG = Logger.getLogger(RetryRate.class.getName());
+    private static final long PERIOD_SECONDS = 30;
+
+    // received_at index range scan over one hour; statement timeout set below
+    private static final String QUERY = """
+            SELECT app, count(*), count(DISTINCT event_key) FROM callback_log
+            WHERE received_at >= now() - interval '1 hour' GROUP BY app
+            """;
+
+    private static final Metadata META = Metadata.builder().withName(GAUGE)
+            .withDescription("Deliveries per distinct event key over the last hour (1.0 = no retries), by app").build();
+
+    private final Map<String, Rate> rates = new ConcurrentHashMap<>();
+    private final MetricLabels appLabels = new MetricLabels(50);
+
+    @Resource
+    private ManagedScheduledExecutorService scheduler;
+
+    @Resource(lookup = "jdbc/wecom")
+    private DataSource dataSource;
+
+    @Inject
+    private MetricRegistry registry;
+
+    @Inject
+    private WeComApps apps;
+
+    private ScheduledFuture<?> refreshing;
+    private volatile boolean lastFailed;
+
+    @PostConstruct
+    void start() {
+        apps.names().forEach(app -> rates.computeIfAbsent(app, this::register));
+        refreshing = scheduler.scheduleWithFixedDelay(this::refreshQuietly, 5, PERIOD_SECONDS, TimeUnit.SECONDS);
+    }
+
+    void onStartup(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        // being called created the bean, so the gauge exists before the first scrape
+    }
+
+    @PreDestroy
+    void stop() {
+        if (refreshing != null) {
+            refreshing.cancel(false);
+        }
+    }
+
+    /** The cached rates by app (deliveries and keys of the last hour as of the last refresh). */
+    public Map<String, Rate> current() {
+        return Map.copyOf(rates);
+    }
+
+    void refresh() throws SQLException {
+        Map<String, long[]> counts = new java.util.HashMap<>();
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement query = connection.prepareStatement(QUERY)) {
+            query.setQueryTimeout(10);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    counts.put(rows.getString(1), new long[] {rows.getLong(2), rows.getLong(3)});
+                }
+            }
+        }
+        counts.keySet().forEach(app -> rates.computeIfAbsent(app, this::register));
+        rates.forEach((app, rate) -> {
+            long[] c = counts.getOrDefault(app, new long[] {0, 0});
+            rate.set(c[0], c[1]);
+        });
+    }
+
+    private Rate register(String app) {
+        Rate rate = new Rate();
+        registry.gauge(META, rate, Rate::ratio, new Tag("app", appLabels.of(app)));
+        return rate;
+    }
+
+    private void refreshQuietly() {
+        try {
+            refresh();
+            if (lastFailed) {
+                LOG.info("retry rate: callback_log readable again");
+            }
+            lastFailed = false;
+        } catch (SQLException | RuntimeException e) {
+            if (!lastFailed) {
+                LOG.log(Level.WARNING, "retry rate: cannot read callback_log, keeping the last value: {0}", e.toString());
+            }
+            lastFailed = true;
+        }
+    }
+
+    /** Deliveries and distinct keys of one app in the last hour; ratio 1.0 when there were none. */
+    public static final class Rate {
+        private volatile long[] counts = {0, 0}; // one reference, so a reader never mixes two refreshes
+
+        void set(long deliveries, long keys) {
+            counts = new long[] {deliveries, keys};
+        }
+
+        public long deliveries() {
+            return counts[0];
+        }
+
+        public long keys() {
+            return counts[1];
+        }
+
+        public double ratio() {
+            long[] c = counts;
+            return c[1] == 0 ? 1.0 : (double) c[0] / c[1];
+        }
+    }
+}
