@@ -55,7 +55,7 @@ class DedupBenchmark {
         try (RedisClient redis = RedisClient.create(StackEnv.get("REDIS_HOST", "127.0.0.1"),
                  Integer.parseInt(StackEnv.get("REDIS_PORT", "6379")));
              Connection jms = connectionFactory().createConnection()) {
-            Poll.until(Duration.ofSeconds(30), () -> Http.get("/api/ops/handlers").body().contains("PT1H"));
+            Poll.until(Duration.ofSeconds(30), () -> Http.getAsAdmin("/api/ops/handlers").body().contains("PT1H"));
             Session session = jms.createSession(true, Session.SESSION_TRANSACTED);
             MessageProducer producer = session.createProducer(session.createQueue("wecom.handler.crm"));
             run(session, producer, redis, 50, false); // warm-up: JIT, pools, caches

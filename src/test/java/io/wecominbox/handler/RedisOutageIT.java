@@ -75,7 +75,7 @@ class RedisOutageIT {
         String key = "customer:msg:" + msgId;
         try {
             assertTrue(Poll.until(Duration.ofSeconds(30), () -> crmPolicyShows("\"onHotStoreDown\":\"REJECT\"")),
-                "Liberty applied the drop-in: " + Http.get("/api/ops/handlers").body());
+                "Liberty applied the drop-in: " + Http.getAsAdmin("/api/ops/handlers").body());
             StackScripts.run("redis.sh", "stop");
             try {
                 assertEquals(200, client.post("customer", wecom.post(SampleEvents.textMessage(msgId, "wait"))).statusCode());
@@ -98,7 +98,7 @@ class RedisOutageIT {
     }
 
     private static boolean crmPolicyShows(String fragment) {
-        var answer = Http.get("/api/ops/handlers");
+        var answer = Http.getAsAdmin("/api/ops/handlers");
         return answer != null && answer.statusCode() == 200
             && answer.body().replaceAll("\\s", "").matches(".*\"name\":\"crm\"[^}]*" + fragment.replace("\"", "\"") + ".*");
     }
