@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.wecominbox.ops.metrics.ConsumerMetrics;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
@@ -63,6 +64,10 @@ public class DedupCleanup {
     private final AtomicLong lastDurationMillis = new AtomicLong();
     private final AtomicLong backlog = new AtomicLong();
 
+    /** Feeds the dashboard's "cleanup" panel and the wecom.cleanup.runs counter. */
+    @Inject
+    ConsumerMetrics consumerMetrics;
+
     @PostConstruct
     void registerGauges() {
         Tag tier = new Tag("tier", "cold");
@@ -73,6 +78,15 @@ public class DedupCleanup {
 
     /** One run; returns false when another node holds the lock (nothing done). */
     public boolean runOnce() throws SQLException {
+        try {
+            return cleanUp();
+        } catch (SQLException | RuntimeException e) {
+            consumerMetrics.cleanupFailed("handler_dedup", e.getClass().getSimpleName());
+            throw e;
+        }
+    }
+
+    private boolean cleanUp() throws SQLException {
         hotTier.sweepExpired();
         long started = System.nanoTime();
         try (Connection connection = dataSource.getConnection()) {
@@ -92,6 +106,7 @@ public class DedupCleanup {
                 backlog.set(remaining);
                 lastDurationMillis.set(millis);
                 lastSuccessEpochSeconds.set(System.currentTimeMillis() / 1000);
+                consumerMetrics.cleanupFinished("handler_dedup", dedupRows + dispositionRows, Duration.ofMillis(millis));
                 LOG.info("dedup cleanup: deleted " + dedupRows + " expired handler_dedup rows and " + dispositionRows
                     + " handler_disposition rows older than " + dispositionRetention + " in " + millis
                     + " ms; expired rows left: " + remaining);

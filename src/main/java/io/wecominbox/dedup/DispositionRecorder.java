@@ -11,6 +11,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.wecominbox.ops.metrics.ConsumerMetrics;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
@@ -29,6 +30,10 @@ public class DispositionRecorder implements DispositionSink {
     @Inject
     MetricRegistry metrics;
 
+    /** Counts per handler and disposition for /metrics and the dashboard's "dispositions" panel. */
+    @Inject
+    ConsumerMetrics consumerMetrics;
+
     @Inject
     @ConfigProperty(name = "wecom.dedup.disposition.buffer", defaultValue = "20000")
     int capacity;
@@ -37,8 +42,7 @@ public class DispositionRecorder implements DispositionSink {
 
     @Override
     public void record(DedupRequest request, Disposition disposition) {
-        metrics.counter("wecom.handler.dispositions", new Tag("handler", request.handler()),
-            new Tag("disposition", disposition.name())).inc();
+        consumerMetrics.disposition(request.handler(), disposition.name(), null);
         DispositionRow row = new DispositionRow(OffsetDateTime.now(ZoneOffset.UTC), request, disposition);
         if (!queue().offer(row)) {
             metrics.counter("wecom.handler.dispositions.dropped", new Tag("handler", request.handler())).inc();
