@@ -47,6 +47,9 @@ public class ConfiguredHotTier implements HotTier {
     @ConfigProperty(name = "wecom.dedup.hot.breaker-open", defaultValue = "PT2S")
     Duration breakerOpen;
 
+    @Inject
+    StoreMetrics storeMetrics;
+
     private HotTier tier;
     private RedisHotTier redisTier;
     private InProcessHotTier inProcessTier;
@@ -73,6 +76,7 @@ public class ConfiguredHotTier implements HotTier {
         redisTier = new RedisHotTier(client, new CircuitBreaker(breakerOpen, System::nanoTime),
             "redis " + host.get() + ":" + port + "/" + database);
         tier = redisTier;
+        storeMetrics.breakerState("hot", redisTier::breakerOpen);
         LOG.info("dedup hot tier: " + tier.describe() + (redisTier.ping() ? " (answers)" : " (not answering yet)"));
     }
 
@@ -85,7 +89,10 @@ public class ConfiguredHotTier implements HotTier {
 
     @Override
     public HotClaim claim(String key, String owner, Duration ttl) {
-        return tier.claim(key, owner, ttl);
+        long started = System.nanoTime();
+        HotClaim claim = tier.claim(key, owner, ttl);
+        storeMetrics.claimed("hot", started, claim == HotClaim.STORE_DOWN);
+        return claim;
     }
 
     @Override
@@ -101,6 +108,11 @@ public class ConfiguredHotTier implements HotTier {
     @Override
     public String describe() {
         return tier.describe();
+    }
+
+    /** True when the hot tier can take claims now: in-process always, Redis when it answers a PING. */
+    public boolean answers() {
+        return redisTier == null || redisTier.ping();
     }
 
     public boolean isShared() {

@@ -39,15 +39,26 @@ public class JdbcColdTier implements ColdTier {
     @ConfigProperty(name = "wecom.dedup.cold.breaker-open", defaultValue = "PT2S")
     Duration breakerOpen;
 
+    @Inject
+    StoreMetrics storeMetrics;
+
     private CircuitBreaker breaker;
 
     @PostConstruct
     void init() {
         breaker = new CircuitBreaker(breakerOpen, System::nanoTime);
+        storeMetrics.breakerState("cold", breaker::isOpen);
     }
 
     @Override
     public ColdClaim claim(ColdRecord record) {
+        long started = System.nanoTime();
+        ColdClaim claim = tryClaim(record);
+        storeMetrics.claimed("cold", started, claim == ColdClaim.STORE_DOWN);
+        return claim;
+    }
+
+    private ColdClaim tryClaim(ColdRecord record) {
         if (!breaker.allows()) {
             return ColdClaim.STORE_DOWN;
         }

@@ -86,6 +86,10 @@ final class RedisHotTier implements HotTier {
         }
     }
 
+    boolean breakerOpen() {
+        return breaker.isOpen();
+    }
+
     void close() {
         redis.close();
     }

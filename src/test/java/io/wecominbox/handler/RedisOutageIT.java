@@ -83,9 +83,15 @@ class RedisOutageIT {
                 assertEquals("REJECTED_STORE_DOWN", whileDown.get(0), whileDown.toString());
                 assertFalse(HandlerOutcomes.hasCompleted(whileDown));
                 assertEquals(0, outcomes.dedupRows("crm", key), "nothing committed while rejected");
+                var ready = Http.get("/health/ready");
+                assertEquals(503, ready.statusCode(), "a handler that waits for Redis makes the node unready");
+                assertTrue(ready.body().replaceAll("\\s", "").contains("\"name\":\"redis\",\"status\":\"DOWN\""),
+                    ready.body());
             } finally {
                 StackScripts.run("redis.sh", "start");
             }
+            assertTrue(Poll.until(Duration.ofSeconds(30), () -> Http.get("/health/ready").statusCode() == 200),
+                "ready again once Redis is back");
             List<String> after = outcomes.awaitDispositions("crm", key, WAIT, HandlerOutcomes::hasCompleted);
             assertEquals("RETRIED", after.get(after.size() - 1), after.toString());
             assertEquals(1, after.stream().filter(d -> d.equals("RETRIED")).count(), after.toString());

@@ -156,6 +156,10 @@ public class WelcomeHandler implements EventHandler {
     private void record(WelcomeCase welcome, WelcomeResult result) {
         sendLog.record(welcome, result);
         metrics.counter("wecom.welcome.outcome", new Tag("status", result.status().name())).inc();
+        if (result.sentAt() != null) {
+            // the customer-facing figure: from the event's CreateTime to WeCom accepting the send (deadline 20 s)
+            metrics.timer("wecom.welcome.latency").update(Duration.between(welcome.createdAt(), result.sentAt()));
+        }
         if (result.status() != WelcomeStatus.SENT) {
             LOG.info("welcome for " + welcome.eventKey() + " " + result.status() + " after " + welcome.attempt()
                 + " attempt(s): " + result.errcode() + " " + result.errmsg());
