@@ -134,6 +134,9 @@ TAIL_PID=
 SIMULATOR_PID=
 shutdown() {
   trap - INT TERM EXIT
+  # Best effort from here on: one step failing (e.g. the simulator already finished, so kill fails) must
+  # not leave the server, the broker or Redis running.
+  set +e
   log "stopping"
   [ -n "$TAIL_PID" ] && kill "$TAIL_PID" 2>/dev/null
   [ -n "$SIMULATOR_PID" ] && kill "$SIMULATOR_PID" 2>/dev/null
