@@ -119,8 +119,11 @@ class ReplayIT {
         assertEquals(2 * EVENTS, crmMessages(null));
         assertEquals(2 * EVENTS, botReplies(null));
         assertEquals(2 * EVENTS, replyCalls(null));
-        JsonObject stored = json(Sql.text("SELECT outcomes::text FROM replay_run WHERE replay_id = ?",
-            (long) again.getInt("replayId")));
+        // stored by the background task once settled (it checks about every second)
+        long againId = again.getInt("replayId");
+        String outcomes = "SELECT outcomes::text FROM replay_run WHERE replay_id = ?";
+        assertTrue(Poll.until(WAIT, () -> Sql.text(outcomes, againId) != null), "outcomes not stored");
+        JsonObject stored = json(Sql.text(outcomes, againId));
         assertEquals(EVENTS, stored.getJsonObject("bot").getInt("duplicates"), "outcomes recorded with the run");
     }
 
