@@ -72,6 +72,9 @@ public class ReplayResource {
         content = @Content(schema = @Schema(implementation = ReplayRun.class)))
     @APIResponse(responseCode = "400", description = "Invalid request or nothing selected (error invalid_request)",
         content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "503", description = "The server refused to run it (executor saturated or stopping;"
+        + " error not_started): recorded FAILED with that reason, nothing published; send it again later",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "422", description = "Events older than a handler's cold window (error too_old)",
         content = @Content(schema = @Schema(implementation = TooOldBody.class)))
     public Response start(String body) {
@@ -83,6 +86,10 @@ public class ReplayResource {
         } catch (InvalidReplayRequest e) {
             return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
                 .entity(new ErrorBody("invalid_request", e.getMessage())).build();
+        } catch (ReplayNotStarted e) {
+            return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON)
+                .header("Retry-After", "30").location(URI.create("api/ops/replays/" + e.replayId()))
+                .entity(new ErrorBody("not_started", "replay " + e.replayId() + " " + e.getMessage())).build();
         } catch (ReplayTooOld e) {
             List<TooOld> shown = e.events().subList(0, Math.min(100, e.events().size()));
             return Response.status(422).type(MediaType.APPLICATION_JSON).entity(new TooOldBody("too_old",

@@ -24,7 +24,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * Starts replays and runs them in the background (the server's managed executor): chunk after chunk, each
  * one transaction, paced to the replay's rate; then waits until the handlers' dispositions account for every
- * published message and stores the outcomes. A replay that was RUNNING when this node stopped is marked
+ * published message and stores the outcomes. However the task ends (also refused by the executor, aborted or
+ * killed by an unexpected error: {@link ReplayTask}) the row does not stay RUNNING. A replay that was RUNNING when this node stopped is marked
  * FAILED at the next start (not resumed: the operator decides; requesting it again is safe, dedup absorbs
  * what already ran, also under the same batch id).
  */
@@ -94,7 +95,17 @@ public class ReplayService {
         long id = runs.insert(requestedBy, request, handlers, rate, plan, node());
         LOG.info("replay " + id + " by " + requestedBy + ": " + plan.eventsSelected() + " events, "
             + plan.perHandler() + (request.batchId() != null ? ", batch " + request.batchId() : ", through dedup"));
-        executor.submit(() -> run(id, request.batchId(), plan.items(), rate));
+        ReplayTask task = new ReplayTask(id, () -> run(id, request.batchId(), plan.items(), rate),
+            (replayId, reason) -> runs.finish(replayId, ReplayRun.FAILED, reason));
+        try {
+            executor.submit(task);
+        } catch (RuntimeException e) {
+            // RejectedExecutionException (saturated or stopping executor): nothing runs, so the row must not say RUNNING
+            String reason = ReplayTask.notStartedReason(e);
+            LOG.log(Level.WARNING, "replay " + id + " " + reason, e);
+            runs.finish(id, ReplayRun.FAILED, reason);
+            throw new ReplayNotStarted(id, reason, e);
+        }
         return runs.find(id).orElseThrow();
     }
 
@@ -129,7 +140,7 @@ public class ReplayService {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "replay " + id + " failed after " + done + " messages", e);
             runs.finish(id, ReplayRun.FAILED, "failed after " + done + " of " + items.size() + " messages: "
-                + rootCause(e));
+                + ReplayTask.rootCause(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             runs.finish(id, ReplayRun.FAILED, "interrupted after " + done + " of " + items.size() + " messages");
@@ -145,7 +156,8 @@ public class ReplayService {
                 if (attempt >= 3 || stopping) {
                     throw e;
                 }
-                LOG.info("replay " + id + " chunk attempt " + attempt + " rolled back (" + rootCause(e) + "); retrying");
+                LOG.info("replay " + id + " chunk attempt " + attempt + " rolled back (" + ReplayTask.rootCause(e)
+                    + "); retrying");
                 Thread.sleep(1_000L * attempt);
             }
         }
@@ -187,13 +199,5 @@ public class ReplayService {
         } catch (UnknownHostException e) {
             return "localhost";
         }
-    }
-
-    private static String rootCause(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
     }
 }
