@@ -25,9 +25,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * Starts replays and runs them in the background (the server's managed executor): chunk after chunk, each
  * one transaction, paced to the replay's rate; then waits until the handlers' dispositions account for every
  * published message and stores the outcomes. However the task ends (also refused by the executor, aborted or
- * killed by an unexpected error: {@link ReplayTask}) the row does not stay RUNNING. A replay that was RUNNING when this node stopped is marked
- * FAILED at the next start (not resumed: the operator decides; requesting it again is safe, dedup absorbs
- * what already ran, also under the same batch id).
+ * killed by an unexpected error: {@link ReplayTask}) the row does not stay RUNNING. A replay that was RUNNING
+ * when this node stopped is marked FAILED at the next start (not resumed: the operator decides; requesting it
+ * again is safe, dedup absorbs what already ran, also under the same batch id).
  */
 @ApplicationScoped
 public class ReplayService {
