@@ -29,11 +29,21 @@ public class HandlerCatalog {
         return handlers.stream().sorted(Comparator.comparing(EventHandler::name)).map(this::view).toList();
     }
 
+    /** Each handler with the policy in force right now, for checks that need the values, not their text. */
+    public List<HandlerPolicy> policies() {
+        return handlers.stream().sorted(Comparator.comparing(EventHandler::name))
+            .map(h -> new HandlerPolicy(h.name(), policies.effective(h.name(), h.policy()))).toList();
+    }
+
     private HandlerView view(EventHandler handler) {
         DedupPolicy p = policies.effective(handler.name(), handler.policy());
         return new HandlerView(handler.name(), List.copyOf(new TreeSet<>(handler.eventTypes())),
             p.naturallyIdempotent(), p.hotWindow().toString(), p.coldWindow().toString(), p.onHotStoreDown().name(),
             p.onColdStoreDown().name(), hotTier.describe());
+    }
+
+    /** A handler's name and its effective policy. */
+    public record HandlerPolicy(String name, DedupPolicy policy) {
     }
 
     /** One handler as the ops endpoint shows it. */

@@ -37,7 +37,8 @@ class AdminSecurityIT {
     private static final Set<String> KNOWN_API = Set.of(
             "POST /api/ops/probes", "GET /api/ops/probes/{id}",
             "GET /api/ops/dashboard/ingest", "GET /api/ops/dashboard/timeline", "GET /api/ops/dashboard/queues",
-            "GET /api/ops/dashboard/rejections", "GET /api/ops/dashboard/consumers");
+            "GET /api/ops/dashboard/rejections", "GET /api/ops/dashboard/consumers", "GET /api/ops/dashboard/welcomes",
+            "GET /api/ops/retry-span");
 
     /** Admin URLs outside the JSON API (the page is hidden from the OpenAPI document). */
     private static final List<String> PAGES = List.of("/dashboard", "/dashboard/", "/dashboard/index.html",
