@@ -182,7 +182,7 @@ function drawRetrySpan(report) {
   p.node.dataset.p99 = report.p99SpanSeconds;
   summary.textContent = `P99 span ${charts.duration(report.p99SpanSeconds)} (max ${charts.duration(report.maxSpanSeconds)}) over `
     + `${charts.fmt(report.repeatedEvents)} repeated of ${charts.fmt(report.newEvents)} events → hot window `
-    + `${charts.duration(implied.lowerSeconds)} – ${charts.duration(implied.upperSeconds)}; configure at least ${charts.duration(implied.upperSeconds)}.`;
+    + `${charts.duration(implied.lowerSeconds)} – ${charts.duration(implied.upperSeconds)}; configure at least ${charts.duration(Math.ceil(implied.upperSeconds))}.`; // as recommendedHotWindow
   charts.windowCompare(p.svg, {
     p99: report.p99SpanSeconds,
     lower: implied.lowerSeconds,
