@@ -64,6 +64,21 @@ try {
       gapLabels: [...document.querySelectorAll('#timeline text.gap')].map(t => t.textContent),
       queueRows: [...document.querySelectorAll('#queues text.row-label')].map(t => t.textContent),
       rejectionReasons: [...document.querySelectorAll('#rejections tbody td.bad')].map(t => t.textContent),
+      retrySpan: {
+        summary: document.querySelector('#retryspan .summary')?.textContent ?? '',
+        p99: Number(document.getElementById('retryspan')?.dataset.p99 ?? NaN),
+        handlers: [...document.querySelectorAll('#retryspan g.handler-row')].map(g => ({
+          handler: g.dataset.handler, verdict: g.dataset.verdict, bars: g.querySelectorAll('rect.window-bar').length,
+          note: g.querySelector('text.row-note')?.textContent ?? '' })),
+        impliedBands: count('#retryspan rect.implied-window'),
+        p99Lines: count('#retryspan line.p99-line'),
+        warnings: [...document.querySelectorAll('#retryspan li.warning')].map(li => li.textContent),
+      },
+      welcomeRows: [...document.querySelectorAll('#welcomes tbody tr')].map(tr => {
+        const cells = [...tr.cells].map(td => td.textContent);
+        return { app: cells[1], code: cells[2], status: cells[3], latency: cells[4], errcode: cells[6],
+          latencyBars: tr.querySelectorAll('svg.latency-bar rect.bar').length };
+      }),
       kpis: Object.fromEntries([...document.querySelectorAll('.kpi')].map(k => [k.querySelector('.name').textContent, k.querySelector('.value').textContent])),
     };
   }));

@@ -208,3 +208,63 @@ export function retryTimeline(svg, keys, { rowHeight = 34 } = {}) {
   });
   return dots;
 }
+
+/** Seconds as a person reads them: 8 s, 4 min 21 s, 15 min, 2 h. */
+export function duration(seconds) {
+  if (seconds === null || seconds === undefined) return '–';
+  if (seconds < 9.95) return `${seconds.toFixed(Number.isInteger(seconds) ? 0 : 1)} s`;
+  const whole = Math.round(seconds); // round first: 179.6 s is 3 min, not 2 min 60 s
+  if (whole < 60) return `${whole} s`;
+  if (whole < 3600) {
+    const m = Math.floor(whole / 60), s = whole % 60;
+    return s ? `${m} min ${s} s` : `${m} min`;
+  }
+  const minutes = Math.round(whole / 60), h = Math.floor(minutes / 60), m = minutes % 60;
+  return m ? `${h} h ${m} min` : `${h} h`;
+}
+
+/**
+ * Each handler's hot window as a bar on a log time axis, against the window the measured retry span implies:
+ * the band from lower to upper (2-3 × P99) is shaded and the P99 span is a line. rows: [{label, seconds, cls,
+ * verdict, note}]; a row with seconds 0 has no hot tier and shows its note only.
+ */
+export function windowCompare(svg, { rows, p99, lower, upper, rowHeight = 30 }) {
+  const top = 34, height = top + rows.length * rowHeight + 26;
+  reset(svg, height);
+  const left = 96, right = 200, w = WIDTH - left - right;
+  const hi = Math.max(120, upper, ...rows.map(r => r.seconds)) * 1.5;
+  const x = s => left + Math.log10(Math.max(1, s)) / Math.log10(hi) * w;
+  const bottom = top + rows.length * rowHeight;
+  for (const [s, label] of [[1, '1 s'], [10, '10 s'], [60, '1 min'], [600, '10 min'], [3600, '1 h'], [36000, '10 h'], [86400, '1 d']]) {
+    if (s > hi) continue;
+    el('line', { class: 'grid', x1: x(s), x2: x(s), y1: top - 4, y2: bottom }, svg);
+    el('text', { class: 'tick', x: x(s), y: bottom + 14, 'text-anchor': 'middle' }, svg, label);
+  }
+  el('rect', { class: 'implied-window', x: x(lower), y: top - 4, width: Math.max(2, x(upper) - x(lower)), height: bottom - top + 4 }, svg);
+  el('text', { class: 'implied-label', x: x(lower) + 3, y: top - 10 }, svg, `implied ${duration(lower)} – ${duration(upper)}`);
+  el('line', { class: 'p99-line', x1: x(p99), x2: x(p99), y1: top - 4, y2: bottom }, svg);
+  el('text', { class: 'p99-label', x: x(p99) - 3, y: top - 10, 'text-anchor': 'end' }, svg, `P99 span ${duration(p99)}`);
+  rows.forEach((r, i) => {
+    const y = top + i * rowHeight;
+    const g = el('g', { class: 'handler-row', 'data-handler': r.label, 'data-verdict': r.verdict }, svg);
+    el('text', { class: 'row-label', x: left - 8, y: y + rowHeight / 2 + 4, 'text-anchor': 'end' }, g, r.label);
+    if (r.seconds > 0) {
+      const bar = el('rect', { class: `window-bar ${r.cls}`, x: left, y: y + 6, width: Math.max(2, x(r.seconds) - left), height: rowHeight - 12 }, g);
+      el('title', {}, bar, `${r.label}: hot window ${duration(r.seconds)}`);
+    }
+    el('text', { class: `row-note ${r.cls}`, x: left + w + 8, y: y + rowHeight / 2 + 4 }, g, r.note);
+  });
+  return rows.length;
+}
+
+/** A small bar of a latency against a limit (the welcome code's 20 s), for a table cell. */
+export function latencyBar(ms, limitMs, { width = 90, height = 10 } = {}) {
+  const svg = el('svg', { width, height, viewBox: `0 0 ${width} ${height}`, class: 'latency-bar', role: 'img' });
+  el('rect', { class: 'track', x: 0, y: 0, width, height }, svg);
+  if (ms !== null && ms !== undefined) {
+    const share = Math.min(1, Math.max(0, ms / limitMs));
+    el('rect', { class: `bar ${ms < limitMs ? 'processed' : 'failed-d'}`, x: 0, y: 0, width: Math.max(1, share * width), height }, svg);
+  }
+  el('title', {}, svg, ms === null || ms === undefined ? 'not sent' : `${ms} ms of ${limitMs / 1000} s`);
+  return svg;
+}

@@ -6,10 +6,14 @@ const REFRESH_MS = 10000;
 let minutes = 15;
 let timer = null;
 
-async function api(path) {
-  const response = await fetch(`../api/ops/dashboard/${path}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+async function opsApi(path) {
+  const response = await fetch(`../api/ops/${path}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
   return response.json();
+}
+
+function api(path) {
+  return opsApi(`dashboard/${path}`);
 }
 
 function panel(id) {
@@ -152,6 +156,75 @@ function drawRejections(rows) {
   panel('rejections').node.dataset.rows = rows.length;
 }
 
+const VERDICTS = {
+  COVERS: { cls: 'covers', text: 'covers' },
+  WITHIN_IMPLIED: { cls: 'tight', text: '⚠ below recommended' },
+  SHORTER_THAN_IMPLIED: { cls: 'short', text: '⚠ shorter than implied' },
+  NO_HOT_TIER: { cls: 'na', text: 'hot tier off' },
+  NOT_APPLICABLE: { cls: 'na', text: 'no dedup record' },
+  NO_DATA: { cls: 'na', text: 'nothing measured' },
+};
+
+function drawRetrySpan(report) {
+  const p = panel('retryspan');
+  const summary = p.node.querySelector('.summary');
+  const list = p.node.querySelector('.warnings');
+  list.replaceChildren();
+  p.node.dataset.status = report.status;
+  p.node.dataset.warnings = report.warnings.length;
+  if (report.status !== 'MEASURED') {
+    summary.textContent = `${charts.fmt(report.deliveries)} deliveries, none repeated. Hot windows: `
+      + report.handlers.map(h => `${h.handler} ${h.verdict === 'NOT_APPLICABLE' ? 'n/a' : charts.duration(h.hotWindowSeconds)}`).join(', ');
+    setState('retryspan', 'empty');
+    return;
+  }
+  const implied = { lowerSeconds: report.impliedLowerSeconds, upperSeconds: report.impliedUpperSeconds };
+  p.node.dataset.p99 = report.p99SpanSeconds;
+  summary.textContent = `P99 span ${charts.duration(report.p99SpanSeconds)} (max ${charts.duration(report.maxSpanSeconds)}) over `
+    + `${charts.fmt(report.repeatedEvents)} repeated of ${charts.fmt(report.newEvents)} events → hot window `
+    + `${charts.duration(implied.lowerSeconds)} – ${charts.duration(implied.upperSeconds)}; configure at least ${charts.duration(Math.ceil(implied.upperSeconds))}.`; // as recommendedHotWindow
+  charts.windowCompare(p.svg, {
+    p99: report.p99SpanSeconds,
+    lower: implied.lowerSeconds,
+    upper: implied.upperSeconds,
+    rows: report.handlers.map(h => {
+      const v = VERDICTS[h.verdict] || VERDICTS.NO_DATA;
+      const window = h.hotWindowSeconds > 0 ? charts.duration(h.hotWindowSeconds) : '';
+      return { label: h.handler, seconds: h.hotWindowSeconds, cls: v.cls, verdict: h.verdict, note: [window, v.text].filter(Boolean).join(' · ') };
+    }),
+  });
+  for (const warning of report.warnings) {
+    const item = document.createElement('li');
+    item.className = 'warning';
+    item.textContent = warning;
+    list.appendChild(item);
+  }
+  setState('retryspan', 'ready');
+}
+
+function welcomeStatusClass(status) {
+  if (status === 'SENT') return 'good';
+  if (status === 'ALREADY_SENT') return 'warn';
+  return 'bad';
+}
+
+function drawWelcomes(rows) {
+  const tbody = panel('welcomes').tbody;
+  tbody.replaceChildren();
+  for (const w of rows) {
+    const row = tbody.insertRow();
+    cell(row, new Date(w.recordedAt).toLocaleTimeString());
+    cell(row, w.app);
+    cell(row, w.code, 'code');
+    cell(row, w.status, welcomeStatusClass(w.status));
+    cell(row, w.latencyMs == null ? '–' : w.latencyMs < 10000 ? `${w.latencyMs} ms` : `${(w.latencyMs / 1000).toFixed(1)} s`, 'num');
+    row.insertCell().appendChild(charts.latencyBar(w.latencyMs ?? null, 20000));
+    cell(row, w.errcode ?? '–', 'num');
+  }
+  setState('welcomes', rows.length ? 'ready' : 'empty');
+  panel('welcomes').node.dataset.rows = rows.length;
+}
+
 async function refresh() {
   const jobs = [
     ['ingest', () => api(`ingest?minutes=${minutes}`).then(drawIngest), ['ingest', 'latency']],
@@ -159,6 +232,8 @@ async function refresh() {
     ['consumers', () => api('consumers').then(drawConsumers), ['dispositions', 'cleanup']],
     ['queues', () => api('queues').then(drawQueues), ['queues']],
     ['rejections', () => api('rejections?hours=24').then(drawRejections), ['rejections']],
+    ['retryspan', () => opsApi('retry-span?period=P7D').then(drawRetrySpan), ['retryspan']],
+    ['welcomes', () => api('welcomes?limit=12').then(drawWelcomes), ['welcomes']],
   ];
   const results = await Promise.allSettled(jobs.map(([, run]) => run()));
   results.forEach((result, i) => {
@@ -176,10 +251,7 @@ function schedule() {
 document.querySelectorAll('#window button').forEach(button => button.addEventListener('click', () => {
   minutes = Number(button.dataset.minutes);
   document.querySelectorAll('#window button').forEach(b => b.classList.toggle('active', b === button));
-  let resizing = null;
-window.addEventListener('resize', () => { clearTimeout(resizing); resizing = setTimeout(refresh, 300); });
-
-schedule();
+  schedule();
 }));
 
 let resizing = null;

@@ -9,6 +9,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /** Every handler deployed, with the policy it runs under right now (defaults plus config). */
@@ -30,7 +31,7 @@ public class HandlerCatalog {
     }
 
     /** The deployed handler of that name, if any. */
-    public java.util.Optional<EventHandler> byName(String name) {
+    public Optional<EventHandler> byName(String name) {
         return handlers.stream().filter(h -> h.name().equals(name)).findFirst();
     }
 
@@ -44,11 +45,21 @@ public class HandlerCatalog {
         return policies.effective(handler.name(), handler.policy());
     }
 
+    /** Each handler with the policy in force right now, for checks that need the values, not their text. */
+    public List<HandlerPolicy> policies() {
+        return handlers.stream().sorted(Comparator.comparing(EventHandler::name))
+            .map(h -> new HandlerPolicy(h.name(), policies.effective(h.name(), h.policy()))).toList();
+    }
+
     private HandlerView view(EventHandler handler) {
         DedupPolicy p = policyOf(handler);
         return new HandlerView(handler.name(), List.copyOf(new TreeSet<>(handler.eventTypes())),
             p.naturallyIdempotent(), p.hotWindow().toString(), p.coldWindow().toString(), p.onHotStoreDown().name(),
             p.onColdStoreDown().name(), hotTier.describe());
+    }
+
+    /** A handler's name and its effective policy. */
+    public record HandlerPolicy(String name, DedupPolicy policy) {
     }
 
     /** One handler as the ops endpoint shows it. */

@@ -52,6 +52,12 @@ public class DashboardQueries {
             ORDER BY last_seen DESC LIMIT ?
             """;
 
+    // welcome_send_log_pkey read backwards: the latest outcomes, whatever their age
+    private static final String WELCOMES = """
+            SELECT recorded_at, app, welcome_code, status, latency_ms, errcode, attempt_count
+            FROM welcome_send_log ORDER BY welcome_send_id DESC LIMIT ?
+            """;
+
     @Resource(lookup = "jdbc/wecom")
     private DataSource dataSource;
 
@@ -107,6 +113,30 @@ public class DashboardQueries {
         return rows;
     }
 
+    public List<WelcomeSendRow> welcomes(int limit) throws SQLException {
+        List<WelcomeSendRow> rows = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(WELCOMES)) {
+            q.setQueryTimeout(TIMEOUT_SECONDS);
+            q.setInt(1, limit);
+            try (ResultSet rs = q.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new WelcomeSendRow(rs.getObject(1, OffsetDateTime.class).toInstant(), rs.getString(2),
+                            shortCode(rs.getString(3)), rs.getString(4), (Long) rs.getObject(5),
+                            (Integer) rs.getObject(6), rs.getInt(7)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** A WelcomeCode is no secret, but a screen only needs enough of it to find the row: head…tail. */
+    static String shortCode(String code) {
+        if (code == null || code.length() <= 12) {
+            return code;
+        }
+        return code.substring(0, 6) + "…" + code.substring(code.length() - 4);
+    }
+
     private static String rs(ResultSet rs, int column) {
         try {
             return rs.getString(column);
@@ -120,6 +150,11 @@ public class DashboardQueries {
     }
 
     public record Delivery(int attempt, Instant receivedAt, double offsetSeconds, Double secondsSincePrevious) {
+    }
+
+    /** One welcome outcome; latencyMs (CreateTime → WeCom accepted) and errcode may be null. */
+    public record WelcomeSendRow(Instant recordedAt, String app, String code, String status, Long latencyMs,
+                                 Integer errcode, int attempts) {
     }
 
     public record RejectionRow(Instant hour, String app, String reason, long count, Instant lastSeen,

@@ -85,6 +85,14 @@ public class DashboardResource {
     }
 
     @GET
+    @Path("welcomes")
+    @Operation(summary = "The latest welcome outcomes (welcome_send_log): status, latency from CreateTime, errcode;"
+            + " codes shortened (1-50 rows)")
+    public List<DashboardQueries.WelcomeSendRow> welcomes(@QueryParam("limit") Integer limit) throws SQLException {
+        return queries.welcomes(clamp(limit, 15, 1, 50));
+    }
+
+    @GET
     @Path("consumers")
     @Operation(summary = "Dispositions per handler and the latest cleanup runs (this node, since start)")
     public ConsumerView consumers() {

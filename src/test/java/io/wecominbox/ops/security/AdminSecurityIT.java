@@ -37,7 +37,8 @@ class AdminSecurityIT {
     private static final Set<String> KNOWN_API = Set.of(
             "POST /api/ops/probes", "GET /api/ops/probes/{id}",
             "GET /api/ops/dashboard/ingest", "GET /api/ops/dashboard/timeline", "GET /api/ops/dashboard/queues",
-            "GET /api/ops/dashboard/rejections", "GET /api/ops/dashboard/consumers",
+            "GET /api/ops/dashboard/rejections", "GET /api/ops/dashboard/consumers", "GET /api/ops/dashboard/welcomes",
+            "GET /api/ops/retry-span", "GET /api/ops/handlers",
             "POST /api/ops/replays", "GET /api/ops/replays", "GET /api/ops/replays/{id}",
             "DELETE /api/ops/replays/{id}", "POST /api/ops/replays/{id}/cancel");
 
