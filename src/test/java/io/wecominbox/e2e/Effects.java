@@ -12,8 +12,10 @@ import java.util.Map;
  * the app identifies it; "accepted" = at least one callback_log row):
  * <ul>
  *   <li>delivery: every attempt the app answered 200 has its callback_log row (fewer rows = missing); no more
- *       rows than attempts not answered with an error (more = duplicate: a row nobody sent); an event WeCom
- *       gave up on with no row at all = missing (undelivered: every case's outage is shorter than the retries);</li>
+ *       rows than attempts (more = duplicate: a row nobody sent). An attempt answered 503 normally leaves no
+ *       row, but may (a commit decided while a partner failed in the second phase): counted as
+ *       rowsDespite5xx, not an error. An event WeCom gave up on with no row at all = missing (undelivered:
+ *       every case's outage is shorter than WeCom's retries);</li>
  *   <li>welcome, per WelcomeCode of an accepted add of the customer app: two successful send_welcome_msg at the
  *       API or two welcome_send_log rows = duplicate; no terminal row, a FAILED row, or a SENT/ALREADY_SENT row
  *       without a successful send = missing; EXPIRED without a send is not an error but counted as expired
