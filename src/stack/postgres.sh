@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # PostgreSQL for WeCom Inbox: use the one configured (DB_HOST/DB_PORT) when it answers, else start a
 # private one under target/stack. Either way XA needs max_prepared_transactions > 0, our role and our
-# database. Usage: postgres.sh ensure | stop
+# database. Usage: postgres.sh ensure | stop | restart
+#   restart: restarts the server the stack uses (its private one, or the local Debian cluster on DB_PORT),
+#            fast shutdown: sessions end, prepared (XA) transactions survive. Refuses with exit code 3 for a
+#            server it cannot restart (remote, or local but not a Debian cluster): the caller decides.
 #   STACK_POSTGRES=auto      (default) the configured server if it answers, else a private one from Debian's
 #                            binaries, else an embedded one (binaries from Maven Central, needs only a JDK)
 #   STACK_POSTGRES=embedded  always the embedded one; STACK_POSTGRES=debian always the Debian one
@@ -231,8 +234,40 @@ ensure() {
   fi
 }
 
+REFUSED=3
+refuse() { printf '[stack] REFUSED: %s\n' "$*" >&2; exit $REFUSED; }
+
+# For tests of a database outage mid-run (and operators): whichever server this stack uses, restarted.
+restart() {
+  local kind what cluster
+  if kind=$(private_running); then
+    read -r kind what < "$PRIVATE_PID"
+    case $kind in
+      debian)
+        log "restarting the private PostgreSQL on port $DB_PORT (fast)"
+        debian_run "$what/pg_ctl" -D "$PGDATA_DIR" -m fast -w -t 60 restart >/dev/null ;;
+      embedded)
+        log "restarting the embedded PostgreSQL on port $DB_PORT"
+        stop_private
+        start_embedded ;;
+    esac
+  elif ! is_local_host "$DB_HOST"; then
+    refuse "PostgreSQL at $DB_HOST:$DB_PORT is remote: this script does not restart other machines' servers"
+  elif cluster=$(debian_cluster_on_port); then
+    log "restarting the local Debian cluster $cluster on port $DB_PORT (fast)"
+    # shellcheck disable=SC2086
+    pg_ctlcluster --skip-systemctl-redirect -m fast $cluster restart
+  else
+    refuse "PostgreSQL at $DB_HOST:$DB_PORT was not started by this stack and is not a local Debian cluster"
+  fi
+  wait_for_port "$DB_HOST" "$DB_PORT" 60 PostgreSQL
+  local i; for i in $(seq 1 100); do psql_admin -c 'SELECT 1' >/dev/null 2>&1 && return 0; sleep 0.2; done
+  die "PostgreSQL at $DB_HOST:$DB_PORT does not accept connections after the restart"
+}
+
 case ${1:-ensure} in
   ensure) ensure ;;
   stop) stop_private ;;
-  *) die "usage: postgres.sh ensure|stop" ;;
+  restart) restart ;;
+  *) die "usage: postgres.sh ensure|stop|restart" ;;
 esac

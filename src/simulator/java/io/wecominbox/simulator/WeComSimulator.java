@@ -122,6 +122,11 @@ public final class WeComSimulator implements AutoCloseable {
         return events.create(app(app), type);
     }
 
+    /** A text message from this member (e.g. one member per message, to count replies per message). */
+    public SimEvent newTextMessageFrom(String app, String member) {
+        return events.textMessageFrom(app(app), member);
+    }
+
     /** create_user and update_user for one new member, in the same second, as WeCom fires them. */
     public List<SimEvent> newMemberCreated(String app) {
         return events.memberCreated(app(app));

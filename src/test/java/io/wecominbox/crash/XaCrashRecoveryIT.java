@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.Sql;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package io.wecominbox.testsupport;
 
 import jakarta.json.Json;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.StringReader;
@@ -9,6 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
 
 /** Reads the broker's state through its console API (Jolokia), as an admin would in the console. */
 public final class BrokerConsole {
@@ -26,12 +29,34 @@ public final class BrokerConsole {
 
     /** Messages waiting on an anycast queue (named like its address) that match a JMS selector. */
     public static long countMessages(String queue, String filter) {
-        String mbean = BROKER_MBEAN.replace("%22", "\"") + ",component=addresses,address=\"" + queue
-                + "\",subcomponent=queues,routing-type=\"anycast\",queue=\"" + queue + "\"";
-        JsonObject request = Json.createObjectBuilder().add("type", "exec").add("mbean", mbean)
+        JsonObject request = Json.createObjectBuilder().add("type", "exec").add("mbean", queueMbean(queue))
                 .add("operation", "countMessages(java.lang.String)")
                 .add("arguments", Json.createArrayBuilder().add(filter)).build();
         return call("", HttpRequest.BodyPublishers.ofString(request.toString())).getJsonNumber("value").longValue();
+    }
+
+    /**
+     * Messages waiting on an anycast queue, counted per value of one message property (the queue's
+     * countMessages(filter, groupBy)); an empty filter counts every message.
+     */
+    public static Map<String, Long> countMessagesBy(String queue, String filter, String property) {
+        JsonObject request = Json.createObjectBuilder().add("type", "exec").add("mbean", queueMbean(queue))
+                .add("operation", "countMessages(java.lang.String,java.lang.String)")
+                .add("arguments", Json.createArrayBuilder().add(filter).add(property)).build();
+        JsonObject answer = call("", HttpRequest.BodyPublishers.ofString(request.toString()));
+        if (answer.getInt("status", 0) != 200) {
+            throw new IllegalStateException("countMessages failed: " + answer.getString("error", answer.toString()));
+        }
+        Map<String, Long> counts = new HashMap<>();
+        try (JsonReader reader = Json.createReader(new StringReader(answer.getString("value")))) {
+            reader.readObject().forEach((value, count) -> counts.put(value, ((JsonNumber) count).longValue()));
+        }
+        return counts;
+    }
+
+    private static String queueMbean(String queue) {
+        return BROKER_MBEAN.replace("%22", "\"") + ",component=addresses,address=\"" + queue
+                + "\",subcomponent=queues,routing-type=\"anycast\",queue=\"" + queue + "\"";
     }
 
     private static JsonObject call(String path) {

@@ -16,11 +16,12 @@ import java.util.Optional;
  * @param content      text content of either message
  * @param extraFields  top-level request fields not listed above, as raw JSON
  * @param fault        the fault injected into this call, if any
+ * @param duplicateSuppressed message/send only: WeCom's duplicate check dropped it (answered 0, not delivered)
  */
 public record ApiCall(String path, Optional<String> app, Optional<String> corpId, String body, int httpStatus,
                       Optional<Integer> errcode, Instant at, Optional<String> welcomeCode,
                       Optional<String> touser, Optional<String> content, Map<String, String> extraFields,
-                      Optional<ApiFault> fault) {
+                      Optional<ApiFault> fault, boolean duplicateSuppressed) {
 
     /** True when the caller got errcode 0 over HTTP 200. */
     public boolean succeeded() {

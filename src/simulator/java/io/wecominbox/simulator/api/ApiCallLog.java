@@ -42,9 +42,21 @@ public final class ApiCallLog {
                 .count();
     }
 
-    /** The effect happened when the simulator reached errcode 0, whether or not the caller heard of it. */
+    /**
+     * message/send calls that delivered a message to this recipient (errcode 0 reached, answered or not; not
+     * dropped by WeCom's duplicate check).
+     */
+    public long deliveredMessages(String touser) {
+        return calls.stream().filter(c -> c.path().equals(WeComApiPaths.MESSAGE_SEND)
+                && c.touser().filter(touser::equals).isPresent() && effectPerformed(c)).count();
+    }
+
+    /**
+     * The effect happened when the simulator reached errcode 0, whether or not the caller heard of it, unless
+     * WeCom's duplicate check dropped the message.
+     */
     private static boolean effectPerformed(ApiCall c) {
-        return c.errcode().orElse(Integer.MIN_VALUE) == WeComErrors.OK;
+        return c.errcode().orElse(Integer.MIN_VALUE) == WeComErrors.OK && !c.duplicateSuppressed();
     }
 
     public void clear() {

@@ -10,5 +10,7 @@ final class CallFacts {
     String welcomeCode;
     String touser;
     String content;
+    /** message/send: WeCom's duplicate check dropped this identical message (answered, not delivered). */
+    boolean duplicateSuppressed;
     final Map<String, String> extraFields = new LinkedHashMap<>();
 }

@@ -51,7 +51,7 @@ public final class WeComApiServer implements AutoCloseable {
         this.endpoints = Map.of(
                 WeComApiPaths.GET_TOKEN, new GetTokenEndpoint(apps, tokens),
                 WeComApiPaths.SEND_WELCOME_MSG, new SendWelcomeMsgEndpoint(tokens, welcomeCodes),
-                WeComApiPaths.MESSAGE_SEND, new MessageSendEndpoint(tokens));
+                WeComApiPaths.MESSAGE_SEND, new MessageSendEndpoint(tokens, clock));
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
         // Many threads: a SLOW fault sleeps in its handler and must not hold up other callers.
         this.executor = Executors.newCachedThreadPool(r -> {
@@ -161,7 +161,7 @@ public final class WeComApiServer implements AutoCloseable {
         calls.record(new ApiCall(path, Optional.ofNullable(facts.app), Optional.ofNullable(facts.corpId),
                 body, httpStatus, errcode, clock.instant(),
                 Optional.ofNullable(facts.welcomeCode), Optional.ofNullable(facts.touser),
-                Optional.ofNullable(facts.content), Map.copyOf(facts.extraFields), fault));
+                Optional.ofNullable(facts.content), Map.copyOf(facts.extraFields), fault, facts.duplicateSuppressed));
     }
 
     private static void send(HttpExchange exchange, int status, String body) throws IOException {

@@ -55,13 +55,18 @@ public final class EventFactory {
         return pair;
     }
 
+    /**
+     * A text message from the given member: a test that counts replies per message at the API gives each
+     * message its own sender (message/send carries no message id, only the recipient).
+     */
+    public SimEvent textMessageFrom(WeComApp app, String member) {
+        return textMessage(app, Instant.ofEpochSecond(clock.instant().getEpochSecond()), member);
+    }
+
     SimEvent create(WeComApp app, EventType type, Instant second) {
         long t = second.getEpochSecond();
         return switch (type) {
-            case TEXT_MESSAGE -> event(app, type, second, new PlaintextXml()
-                    .text("ToUserName", app.corpId()).text("FromUserName", member()).number("CreateTime", t)
-                    .text("MsgType", "text").text("Content", pick(TEXTS)).number("MsgId", msgId())
-                    .number("AgentID", Long.parseLong(app.agentId())).build(), null);
+            case TEXT_MESSAGE -> textMessage(app, second, member());
             case ADD_EXTERNAL_CONTACT -> addContact(app, second, "add_external_contact", true);
             case ADD_EXTERNAL_CONTACT_WITHOUT_WELCOME_CODE -> addContact(app, second, "add_external_contact", false);
             case ADD_HALF_EXTERNAL_CONTACT -> addContact(app, second, "add_half_external_contact", random.nextBoolean());
@@ -111,6 +116,13 @@ public final class EventFactory {
             case UNKNOWN_EVENT -> event(app, type, second, header(app, second, "sim_future_event")
                     .text("ChangeType", "something_new").text("Payload", randomString(12)).build(), null);
         };
+    }
+
+    private SimEvent textMessage(WeComApp app, Instant second, String member) {
+        return event(app, EventType.TEXT_MESSAGE, second, new PlaintextXml()
+                .text("ToUserName", app.corpId()).text("FromUserName", member).number("CreateTime", second.getEpochSecond())
+                .text("MsgType", "text").text("Content", pick(TEXTS)).number("MsgId", msgId())
+                .number("AgentID", Long.parseLong(app.agentId())).build(), null);
     }
 
     private SimEvent addContact(WeComApp app, Instant second, String changeType, boolean withWelcomeCode) {

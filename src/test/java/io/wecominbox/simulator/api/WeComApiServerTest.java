@@ -195,6 +195,26 @@ class WeComApiServerTest {
     }
 
     @Test
+    void duplicateCheckDropsAnIdenticalMessageWithinItsIntervalAndDeliversItAgainAfter() throws Exception {
+        String token = token();
+        String checked = "{\"touser\":\"lisi\",\"msgtype\":\"text\",\"agentid\":1000002,"
+                + "\"text\":{\"content\":\"收到\"},\"enable_duplicate_check\":1,\"duplicate_check_interval\":300}";
+
+        assertEquals(0, post(WeComApiPaths.MESSAGE_SEND, token, checked).getInt("errcode"));
+        assertEquals(0, post(WeComApiPaths.MESSAGE_SEND, token, checked).getInt("errcode"), "answered like a success");
+        assertEquals(1, api.calls().deliveredMessages("lisi"), "but not delivered twice within 300 s");
+        assertTrue(api.calls().calls(WeComApiPaths.MESSAGE_SEND).get(1).duplicateSuppressed());
+
+        assertEquals(0, post(WeComApiPaths.MESSAGE_SEND, token, checked.replace(",\"enable_duplicate_check\":1", ""))
+                .getInt("errcode"));
+        assertEquals(2, api.calls().deliveredMessages("lisi"), "without the check an identical message goes out");
+
+        clock.advance(Duration.ofSeconds(301));
+        assertEquals(0, post(WeComApiPaths.MESSAGE_SEND, token(), checked).getInt("errcode"));
+        assertEquals(3, api.calls().deliveredMessages("lisi"), "after the interval it is delivered again");
+    }
+
+    @Test
     void controlEndpointsInjectFaultsReportCallsShowWelcomeCodesAndReset() throws Exception {
         String token = token();
         String code = issueCode();

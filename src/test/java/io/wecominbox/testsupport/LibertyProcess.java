@@ -1,8 +1,5 @@
-package io.wecominbox.crash;
+package io.wecominbox.testsupport;
 
-import io.wecominbox.testsupport.Http;
-import io.wecominbox.testsupport.Poll;
-import io.wecominbox.testsupport.StackEnv;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -12,9 +9,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The Liberty server that `mvn verify` created, started and killed the way an operator (or the OOM
- * killer) would: `server start`, `kill -9`. Installs the built WAR through a config drop-in.
+ * killer) would: `server start`, `kill -9`; or frozen for a while (SIGSTOP / SIGCONT), as a long GC pause or a
+ * stalled VM freezes it. Installs the built WAR through a config drop-in. For the process-level tests that
+ * run after Arquillian's server has stopped (failsafe execution crash-tests).
  */
-final class LibertyProcess {
+public final class LibertyProcess {
 
     private static final String SERVER = System.getProperty("wecom.liberty.server", "wecomInboxTest");
 
@@ -22,7 +21,7 @@ final class LibertyProcess {
     private final Path serverDir = wlp.resolve("usr/servers/" + SERVER);
     private final Path appDropIn = serverDir.resolve("configDropins/overrides/crash-test-app.xml");
 
-    void installApplication() throws IOException {
+    public void installApplication() throws IOException {
         Path war = StackEnv.buildDir().resolve("wecom-inbox.war");
         Files.createDirectories(appDropIn.getParent());
         Files.writeString(appDropIn, """
@@ -32,11 +31,11 @@ final class LibertyProcess {
                 """.formatted(war));
     }
 
-    void removeApplication() throws IOException {
+    public void removeApplication() throws IOException {
         Files.deleteIfExists(appDropIn);
     }
 
-    void start() throws IOException, InterruptedException {
+    public void start() throws IOException, InterruptedException {
         run(wlp.resolve("bin/server").toString(), "start", SERVER);
         boolean ready = Poll.until(Duration.ofSeconds(180), () -> {
             HttpResponse<String> answer = Http.get("/health/ready");
@@ -47,16 +46,43 @@ final class LibertyProcess {
         }
     }
 
-    void stop() throws IOException, InterruptedException {
+    public void stop() throws IOException, InterruptedException {
         run(wlp.resolve("bin/server").toString(), "stop", SERVER);
     }
 
     /** kill -9: no shutdown hook, no transaction completion; in-flight work stays as the kill found it. */
-    void kill() throws Exception {
-        long pid = Long.parseLong(Files.readString(wlp.resolve("usr/servers/.pid/" + SERVER + ".pid")).trim());
+    public void kill() throws Exception {
+        long pid = pid();
         ProcessHandle process = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no process " + pid));
         run("kill", "-9", Long.toString(pid));
         process.onExit().get(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Freezes the whole JVM (SIGSTOP) for the given time, then lets it go on (SIGCONT): requests that arrive
+     * or are in flight meanwhile are answered late but completely, as after a long GC pause.
+     */
+    public void freeze(Duration duration) throws Exception {
+        String pid = Long.toString(pid());
+        run("kill", "-STOP", pid);
+        try {
+            Poll.sleep(duration.toMillis());
+        } finally {
+            run("kill", "-CONT", pid);
+        }
+    }
+
+    /** SIGSTOP: nothing in the JVM moves until {@link #resume()} (or a kill), not even a commit in progress. */
+    public void suspend() throws Exception {
+        run("kill", "-STOP", Long.toString(pid()));
+    }
+
+    public void resume() throws Exception {
+        run("kill", "-CONT", Long.toString(pid()));
+    }
+
+    private long pid() throws IOException {
+        return Long.parseLong(Files.readString(wlp.resolve("usr/servers/.pid/" + SERVER + ".pid")).trim());
     }
 
     private static void run(String... command) throws IOException, InterruptedException {

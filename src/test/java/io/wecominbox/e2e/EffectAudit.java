@@ -1,0 +1,237 @@
+package io.wecominbox.e2e;
+
+import io.wecominbox.event.EventKeys;
+import io.wecominbox.event.MalformedXmlException;
+import io.wecominbox.event.WeComEvent;
+import io.wecominbox.simulator.WeComSimulator;
+import io.wecominbox.simulator.platform.DeliveryAttempt;
+import io.wecominbox.simulator.platform.DeliveryOutcome;
+import io.wecominbox.simulator.platform.DeliveryStatus;
+import io.wecominbox.simulator.platform.SimEvent;
+import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.StackEnv;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Counts a case's effects where they happen: attempts and API calls at the simulator, callback_log,
+ * welcome_send_log, bot_reply_log and handler_disposition in PostgreSQL, crm.outbound at the broker. The
+ * rules for "duplicate" and "missing" are documented on {@link Effects}.
+ */
+final class EffectAudit {
+
+    static final String CRM_QUEUE = "crm.outbound";
+    /** What the crm handler takes (CrmHandler.EVENT_TYPES). */
+    private static final Set<String> CRM_TYPES =
+        Set.of("change_external_contact", "change_external_chat", "change_external_tag", "text");
+    private static final Set<String> WELCOME_CHANGE_TYPES = Set.of("add_external_contact", "add_half_external_contact");
+
+    /** One distinct event (its key) with the simulator events that carry it. */
+    private record KeyedEvent(String key, WeComEvent event, String app, List<SimEvent> copies) {
+    }
+
+    private EffectAudit() {
+    }
+
+    static Effects audit(String name, WeComSimulator sim, List<EventFeed.Sent> sent) throws SQLException {
+        Map<String, KeyedEvent> byKey = new LinkedHashMap<>();
+        for (EventFeed.Sent s : sent) {
+            SimEvent e = s.event();
+            WeComEvent parsed = parse(e.xml());
+            String key = e.app() + ":" + EventKeys.keyOf(parsed);
+            byKey.computeIfAbsent(key, k -> new KeyedEvent(k, parsed, e.app(), new ArrayList<>())).copies().add(e);
+        }
+        List<String> duplicates = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+
+        // deliveries: attempts per plaintext (two events with the same bytes are one delivery stream to the app)
+        Map<String, long[]> attemptsByPlaintext = new HashMap<>(); // {attempts, answeredOk, httpErrors}
+        long attempts = 0, ok = 0, lost = 0, pretended = 0, timeouts = 0, http = 0, refused = 0, gaveUp = 0;
+        for (EventFeed.Sent s : sent) {
+            long[] counts = attemptsByPlaintext.computeIfAbsent(s.event().xml(), x -> new long[3]);
+            for (DeliveryAttempt a : sim.deliveries().attempts(s.event().id())) {
+                attempts++;
+                counts[0]++;
+                if (a.status().appAnsweredOk()) {
+                    ok++;
+                    counts[1]++;
+                }
+                switch (a.status()) {
+                    case LOST_ACK -> lost++;
+                    case SLOW_ACK_PRETENDED -> pretended++;
+                    case TIMEOUT -> timeouts++;
+                    case HTTP_ERROR -> {
+                        http++;
+                        counts[2]++;
+                    }
+                    case CONNECTION_ERROR -> refused++;
+                    default -> { }
+                }
+            }
+            DeliveryOutcome outcome = s.outcome().getNow(null);
+            if (outcome != null && !outcome.acknowledged()) {
+                gaveUp++;
+            }
+        }
+
+        try (Connection db = StackEnv.openDatabase()) {
+            Map<String, Long> rows = countBy(db, "SELECT plaintext, count(*) FROM callback_log "
+                + "WHERE plaintext = ANY(?) GROUP BY plaintext", attemptsByPlaintext.keySet());
+            long callbackRows = rows.values().stream().mapToLong(Long::longValue).sum();
+            long[] committedDespiteError = {0};
+            attemptsByPlaintext.forEach((plaintext, c) -> {
+                long r = rows.getOrDefault(plaintext, 0L);
+                if (r < c[1]) {
+                    missing.add("callback_log: " + r + " rows for " + c[1] + " deliveries answered 200: " + abbreviate(plaintext));
+                }
+                if (r > c[0]) {
+                    duplicates.add("callback_log: " + r + " rows for " + c[0] + " deliveries: " + abbreviate(plaintext));
+                }
+                // a 503 can come with a commit: the commit was decided but a partner failed in its second
+                // phase (Liberty finishes it later and reports HeuristicMixedException); WeCom re-sends, dedup copes
+                committedDespiteError[0] += Math.max(0, Math.min(r, c[0]) - (c[0] - c[2]));
+            });
+            List<KeyedEvent> accepted = new ArrayList<>();
+            for (KeyedEvent k : byKey.values()) {
+                if (k.copies().stream().anyMatch(e -> rows.getOrDefault(e.xml(), 0L) > 0)) {
+                    accepted.add(k);
+                } else {
+                    missing.add("undelivered (WeCom gave up, no callback_log row): " + k.key());
+                }
+            }
+
+            // welcome
+            List<KeyedEvent> welcomes = accepted.stream().filter(k -> EventMix.CUSTOMER.equals(k.app())
+                && k.event().welcomeCode() != null && WELCOME_CHANGE_TYPES.contains(k.event().changeType())).toList();
+            Map<String, List<String>> welcomeRows = listBy(db,
+                "SELECT welcome_code, status FROM welcome_send_log WHERE welcome_code = ANY(?)",
+                welcomes.stream().map(k -> k.event().welcomeCode()).toList());
+            int welcomesSent = 0, welcomesExpired = 0;
+            for (KeyedEvent k : welcomes) {
+                String code = k.event().welcomeCode();
+                long sends = sim.successfulWelcomeSends(code);
+                List<String> statuses = welcomeRows.getOrDefault(code, List.of());
+                String what = "welcome " + k.key() + " sends=" + sends + " rows=" + statuses;
+                if (sends > 1 || statuses.size() > 1) {
+                    duplicates.add(what);
+                } else if (statuses.isEmpty() || statuses.get(0).equals("FAILED")) {
+                    missing.add(what);
+                } else if (statuses.get(0).equals("EXPIRED")) {
+                    if (sends == 1) {
+                        welcomesSent++;
+                    } else {
+                        welcomesExpired++;
+                    }
+                } else if (sends == 0) {
+                    missing.add(what + " (the row says sent, WeCom saw no send)");
+                } else {
+                    welcomesSent++;
+                }
+            }
+
+            // crm
+            List<KeyedEvent> crm = accepted.stream().filter(k -> CRM_TYPES.contains(k.event().typeName())).toList();
+            Map<String, Long> crmCounts = BrokerConsole.countMessagesBy(CRM_QUEUE, "", "dedupKey");
+            long crmMessages = 0;
+            for (KeyedEvent k : crm) {
+                long n = crmCounts.getOrDefault("wecom:crm:" + k.key(), 0L);
+                crmMessages += Math.min(n, 1);
+                if (n == 0) {
+                    missing.add("crm " + k.key());
+                } else if (n > 1) {
+                    duplicates.add("crm " + k.key() + " messages=" + n);
+                }
+            }
+
+            // bot
+            List<KeyedEvent> texts = accepted.stream().filter(k -> EventMix.CUSTOMER.equals(k.app())
+                && "text".equals(k.event().typeName())).toList();
+            Map<String, Long> replyRows = countBy(db, "SELECT to_user, count(*) FROM bot_reply_log "
+                + "WHERE batch_id IS NULL AND status = 'SENT' AND to_user = ANY(?) GROUP BY to_user",
+                texts.stream().map(k -> k.event().fromUserName()).toList());
+            long botReplies = 0;
+            for (KeyedEvent k : texts) {
+                String member = k.event().fromUserName();
+                long delivered = sim.apiCalls().deliveredMessages(member);
+                long row = replyRows.getOrDefault(member, 0L);
+                botReplies += Math.min(delivered, 1);
+                if (delivered > 1) {
+                    duplicates.add("bot " + k.key() + " replies delivered=" + delivered);
+                } else if (delivered == 0 || row == 0) {
+                    missing.add("bot " + k.key() + " replies delivered=" + delivered + " rows=" + row);
+                }
+            }
+
+            // what the dedup gate absorbed, and how many deliveries were JMS redeliveries
+            List<String> keys = accepted.stream().map(KeyedEvent::key).toList();
+            long absorbed = single(db, "SELECT count(*) FROM handler_disposition WHERE event_key = ANY(?) "
+                + "AND disposition IN ('DUPLICATE_HOT', 'DUPLICATE_COLD')", keys);
+            long redeliveries = single(db, "SELECT count(*) FROM handler_disposition WHERE event_key = ANY(?) "
+                + "AND delivery_count > 1", keys);
+
+            Effects.Deliveries deliveries = new Effects.Deliveries(attempts, ok, lost, pretended, timeouts, http,
+                refused, gaveUp, sim.ackLatencyP50(), sim.ackLatencyP99());
+            return new Effects(name, sent.size(), byKey.size(), deliveries, callbackRows, welcomes.size(),
+                welcomesSent, welcomesExpired, crm.size(), crmMessages, texts.size(), botReplies, absorbed,
+                redeliveries, duplicates, missing, Map.of("rowsDespite5xx", committedDespiteError[0]));
+        }
+    }
+
+    private static WeComEvent parse(String xml) {
+        try {
+            return WeComEvent.parse(xml);
+        } catch (MalformedXmlException e) {
+            throw new IllegalStateException("the simulator made an event that does not parse", e);
+        }
+    }
+
+    private static Map<String, Long> countBy(Connection db, String sql, Collection<String> values) throws SQLException {
+        Map<String, Long> counts = new HashMap<>();
+        try (PreparedStatement s = db.prepareStatement(sql)) {
+            s.setArray(1, db.createArrayOf("text", values.toArray()));
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    counts.put(r.getString(1), r.getLong(2));
+                }
+            }
+        }
+        return counts;
+    }
+
+    private static Map<String, List<String>> listBy(Connection db, String sql, Collection<String> values)
+            throws SQLException {
+        Map<String, List<String>> lists = new HashMap<>();
+        try (PreparedStatement s = db.prepareStatement(sql)) {
+            s.setArray(1, db.createArrayOf("text", values.toArray()));
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    lists.computeIfAbsent(r.getString(1), k -> new ArrayList<>()).add(r.getString(2));
+                }
+            }
+        }
+        return lists;
+    }
+
+    private static long single(Connection db, String sql, Collection<String> values) throws SQLException {
+        try (PreparedStatement s = db.prepareStatement(sql)) {
+            s.setArray(1, db.createArrayOf("text", values.toArray()));
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getLong(1);
+            }
+        }
+    }
+
+    private static String abbreviate(String plaintext) {
+        return plaintext.length() <= 160 ? plaintext : plaintext.substring(0, 160) + "...";
+    }
+}

@@ -1,0 +1,215 @@
+package io.wecominbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wecominbox.simulator.WeComSimulator;
+import io.wecominbox.simulator.config.EnvironmentOverrides;
+import io.wecominbox.simulator.config.SimulatorConfig;
+import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.FakeWeCom;
+import io.wecominbox.testsupport.LibertyProcess;
+import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.Sql;
+import io.wecominbox.testsupport.StackEnv;
+import io.wecominbox.testsupport.StackScripts;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Exactly-once end to end on the real stack: Liberty as a real process, PostgreSQL, Artemis, Redis, and the
+ * WeCom simulator on both sides (its platform posts signed callbacks with WeCom's re-sends, its fake API is
+ * the app's WECOM_API_BASE_URL). Each case counts effects where they happen (see {@link Effects} for what
+ * counts as duplicate or missing), prints one summary line and fails on any duplicate or missing effect.
+ * Runs after Arquillian's tests (failsafe execution crash-tests): it starts, freezes and kills the server.
+ * WeCom's retry gaps are shortened by the simulator's time scale; the ACK timeout (5 s) and the welcome
+ * code's 20 s are real time.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("crash") // starts, kills and restarts Liberty itself: never in the Arquillian execution
+class ExactlyOnceE2EIT {
+
+    private static final String PREPARED_HERE =
+        "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
+    /** postgres.sh restart's exit code when it will not restart the server (remote, not ours). */
+    private static final int SCRIPT_REFUSED = 3;
+
+    private static final LibertyProcess LIBERTY = new LibertyProcess();
+    private static final List<Effects> RESULTS = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        LIBERTY.installApplication();
+        LIBERTY.start();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        try {
+            if (!RESULTS.isEmpty()) {
+                System.out.println(Effects.overall(RESULTS).summaryLine());
+            }
+        } finally {
+            LIBERTY.stop();
+            LIBERTY.removeApplication();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void everyDuplicateSourceAtOnceStillGivesOneWelcomePerCodeOneCrmMessagePerEventAndOneReplyPerMessage()
+            throws Exception {
+        try (WeComSimulator sim = simulator(0.1)) {
+            sim.lostAckRate(0.08);
+            sim.slowAckPretendRate(0.04);
+            EventFeed feed = new EventFeed(sim, new EventMix("a" + System.nanoTime(), 0.15, 11), 120, 10).start();
+            Poll.sleep(2000);
+            DatabaseStall.blockCallbackInserts(Duration.ofMillis(2500)); // the ingest answers 503
+            Poll.sleep(1000);
+            LIBERTY.freeze(Duration.ofMillis(6500)); // answers later than WeCom's 5 s: real slow ACKs
+            List<EventFeed.Sent> sent = feed.awaitDeliveries(sim.longestDelivery().plusSeconds(30));
+            sim.lostAckRate(0);
+            sim.slowAckPretendRate(0);
+
+            Effects effects = settle("a:duplicate-sources", sim, sent);
+            report(effects);
+            assertExactlyOnce(effects);
+            assertTrue(effects.deliveries().timeouts() > 0, "the frozen server answered some deliveries too late");
+            assertTrue(effects.deliveries().httpErrors() > 0, "the stalled database made the ingest answer 5xx");
+            assertTrue(effects.deliveries().lostAcks() > 0, "some ACKs were lost");
+            assertTrue(effects.redeliveries() > 0, "the chaos switch made JMS redeliver");
+            assertTrue(effects.duplicatesAbsorbed() > 0, "the handlers saw duplicates and absorbed them");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aBrokerRestartAndADatabaseRestartMidRunLeaveTheSameEffectsAfterRecovery() throws Exception {
+        try (WeComSimulator sim = simulator(0.25)) { // the late retry (~21 s) outlasts each outage
+            EventFeed feed = new EventFeed(sim, new EventMix("c" + System.nanoTime(), 0.1, 13), 150, 6).start();
+            Poll.sleep(3000);
+            boolean brokerRestarted = StackScripts.stackOwnsBroker();
+            if (brokerRestarted) {
+                StackScripts.run("artemis.sh", "stop");
+                Poll.sleep(2000);
+                StackScripts.run("artemis.sh", "start");
+            } else {
+                System.out.println("E2E: the broker is not one the stack started: not restarting it");
+            }
+            Poll.sleep(4000);
+            long databaseRestart = System.nanoTime();
+            int restart = StackScripts.exitCode("postgres.sh", "restart");
+            boolean databaseRestarted = restart == 0;
+            if (restart == SCRIPT_REFUSED) {
+                System.out.println("E2E: postgres.sh refused to restart the database (reason above): step skipped");
+            } else {
+                assertEquals(0, restart, "postgres.sh restart failed");
+            }
+            long databaseDownMillis = Duration.ofNanos(System.nanoTime() - databaseRestart).toMillis();
+            List<EventFeed.Sent> sent = feed.awaitDeliveries(sim.longestDelivery().plusSeconds(60));
+
+            Effects effects = settle("c:broker+database-restart", sim, sent)
+                .with("brokerRestarted", brokerRestarted).with("databaseRestarted", databaseRestarted)
+                .with("databaseRestartMillis", databaseDownMillis);
+            report(effects);
+            assertExactlyOnce(effects);
+            assertNothingInDoubt();
+            if (brokerRestarted) {
+                assertTrue(effects.deliveries().httpErrors() > 0, "the ingest answered 5xx while the broker was down");
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aKillDuringInFlightWorkLosesAndDoublesNothingAndRecoversEveryInDoubtTransaction() throws Exception {
+        try (WeComSimulator sim = simulator(0.5)) { // the late retry (~42 s) outlasts the restart
+            EventFeed feed = new EventFeed(sim, new EventMix("b" + System.nanoTime(), 0.1, 17), 100, 10).start();
+            Poll.sleep(3000);
+            killPreferablyInDoubt();
+            long inDoubtPg = Sql.count(PREPARED_HERE);
+            long inDoubtBroker = BrokerConsole.preparedTransactions();
+
+            long restarted = System.nanoTime();
+            LIBERTY.start();
+            boolean recovered = Poll.until(Duration.ofSeconds(180),
+                () -> Sql.count(PREPARED_HERE) == 0 && BrokerConsole.preparedTransactions() == 0);
+            long recoveredInSeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
+            List<EventFeed.Sent> sent = feed.awaitDeliveries(sim.longestDelivery().plusSeconds(60));
+
+            Effects effects = settle("b:kill-9", sim, sent).with("inDoubtAtKill(pg)", inDoubtPg)
+                .with("inDoubtAtKill(broker)", inDoubtBroker).with("recoveredInSeconds", recoveredInSeconds);
+            report(effects);
+            assertTrue(recovered, "in-doubt transactions left: pg=" + Sql.count(PREPARED_HERE)
+                + " broker=" + BrokerConsole.preparedTransactions());
+            assertExactlyOnce(effects);
+            assertNothingInDoubt();
+        }
+    }
+
+    /** The simulator for one case, on the API port the server calls; retry gaps multiplied by {@code timeScale}. */
+    private static WeComSimulator simulator(double timeScale) {
+        SimulatorConfig config = SimulatorConfig.from(new Properties(),
+            new EnvironmentOverrides(StackEnv.wecomEnvironment()));
+        return WeComSimulator.builder().config(config).apiPort(FakeWeCom.apiPort()).timeScale(timeScale)
+            .callbackBase(URI.create(StackEnv.baseUrl() + "/wecom/callback")).build().start();
+    }
+
+    /** Audits until nothing is missing (or 120 s), then once more a little later, so late duplicates show. */
+    private static Effects settle(String name, WeComSimulator sim, List<EventFeed.Sent> sent) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (!EffectAudit.audit(name, sim, sent).missing().isEmpty() && System.nanoTime() < deadline) {
+            Poll.sleep(2000);
+        }
+        Poll.sleep(3000);
+        return EffectAudit.audit(name, sim, sent);
+    }
+
+    private static void report(Effects effects) {
+        RESULTS.add(effects);
+        System.out.println(effects.summaryLine());
+        effects.duplicates().stream().limit(20).forEach(d -> System.out.println("  duplicate: " + d));
+        effects.missing().stream().limit(20).forEach(m -> System.out.println("  missing: " + m));
+    }
+
+    private static void assertExactlyOnce(Effects effects) {
+        assertEquals(List.of(), effects.duplicates().stream().limit(10).toList(), "duplicate effects");
+        assertEquals(List.of(), effects.missing().stream().limit(10).toList(), "missing effects");
+        assertTrue(effects.welcomesExpected() > 0 && effects.crmExpected() > 0 && effects.botExpected() > 0,
+            "the mix reached every counted handler");
+    }
+
+    private static void assertNothingInDoubt() {
+        assertEquals(0, Sql.count(PREPARED_HERE), "prepared PostgreSQL transactions");
+        assertEquals(0, BrokerConsole.preparedTransactions(), "prepared broker transactions");
+    }
+
+    /**
+     * Kills the server inside a two-phase commit if it can find one within 5 s, else anyway. A prepared branch
+     * lives a few milliseconds, shorter than it takes to see it and then kill: so the server is frozen
+     * first (SIGSTOP), looked at, and killed frozen when a branch is prepared, otherwise let go for a moment.
+     */
+    private static void killPreferablyInDoubt() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (System.nanoTime() < deadline) {
+            LIBERTY.suspend();
+            if (Sql.count(PREPARED_HERE) > 0) {
+                break;
+            }
+            LIBERTY.resume();
+            Poll.sleep(ThreadLocalRandom.current().nextInt(20, 100));
+        }
+        LIBERTY.kill(); // SIGKILL also ends a stopped process
+    }
+}
