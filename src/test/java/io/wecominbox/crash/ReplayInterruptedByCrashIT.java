@@ -10,6 +10,7 @@ import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.api.WeComApiPaths;
 import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.simulator.platform.SimEvent;
+import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.BrokerConsole;
 import io.wecominbox.testsupport.FakeWeCom;
 import io.wecominbox.testsupport.Http;
