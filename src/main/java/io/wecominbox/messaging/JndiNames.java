@@ -3,7 +3,10 @@ package io.wecominbox.messaging;
 /** JNDI names of the JMS resources declared in server.xml (one place, so a rename is one edit). */
 public final class JndiNames {
 
+    /** The request path's pool (ingest, probe). */
     public static final String CONNECTION_FACTORY = "jms/cf/wecom";
+    /** Background work's pool (handlers' outbound sends, replays), kept apart from the request path's. */
+    public static final String BACKGROUND_CONNECTION_FACTORY = "jms/cf/background";
     public static final String PROBE_QUEUE = "jms/queue/probe";
     public static final String EVENTS_TOPIC = "jms/topic/events";
     /** Per-handler queues (broker address wecom.handler.{name}), fed from the events topic by diverts. */

@@ -9,8 +9,9 @@ import jakarta.jms.JMSProducer;
 import java.util.Map;
 
 /**
- * The one place that sends JMS messages. Called inside a JTA transaction, the resource adapter enlists the
- * session as an XA branch, so the message is sent when (and only when) the database writes commit.
+ * Sends JMS messages on the request path (the callback's ACK, the probe). Called inside a JTA transaction,
+ * the resource adapter enlists the session as an XA branch, so the message is sent when (and only when) the
+ * database writes commit. Background work sends through {@link BackgroundMessageSender} instead.
  */
 @ApplicationScoped
 public class MessageSender {
@@ -19,7 +20,11 @@ public class MessageSender {
     private ConnectionFactory connectionFactory;
 
     public void send(Destination destination, String body, Map<String, ?> properties) {
-        try (JMSContext context = connectionFactory.createContext()) {
+        sendWith(connectionFactory, destination, body, properties);
+    }
+
+    static void sendWith(ConnectionFactory factory, Destination destination, String body, Map<String, ?> properties) {
+        try (JMSContext context = factory.createContext()) {
             JMSProducer producer = context.createProducer();
             properties.forEach(producer::setProperty);
             producer.send(destination, body);

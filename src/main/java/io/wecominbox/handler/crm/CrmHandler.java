@@ -5,7 +5,7 @@ import io.wecominbox.dedup.StoreDownAction;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandledEvent;
 import io.wecominbox.messaging.JndiNames;
-import io.wecominbox.messaging.MessageSender;
+import io.wecominbox.messaging.BackgroundMessageSender;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -28,7 +28,7 @@ public class CrmHandler implements EventHandler {
         Set.of("change_external_contact", "change_external_chat", "change_external_tag", "text");
 
     @Inject
-    private MessageSender sender;
+    private BackgroundMessageSender sender;
 
     @Resource(lookup = JndiNames.CRM_OUTBOUND_QUEUE)
     private Queue outbound;

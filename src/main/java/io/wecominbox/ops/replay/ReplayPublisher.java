@@ -1,7 +1,7 @@
 package io.wecominbox.ops.replay;
 
 import io.wecominbox.messaging.JndiNames;
-import io.wecominbox.messaging.MessageSender;
+import io.wecominbox.messaging.BackgroundMessageSender;
 import io.wecominbox.ops.replay.ReplayPlan.Item;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,7 +47,7 @@ public class ReplayPublisher {
     private DataSource dataSource;
 
     @Inject
-    private MessageSender sender;
+    private BackgroundMessageSender sender;
 
     private final Map<String, Queue> queues = new ConcurrentHashMap<>();
 
