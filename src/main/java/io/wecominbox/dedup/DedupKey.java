@@ -24,10 +24,17 @@ public final class DedupKey {
         if (batchId == null) {
             return key;
         }
-        if (!BATCH_ID.matcher(batchId).matches()) {
-            throw new IllegalArgumentException("batch id must be 1-64 of [A-Za-z0-9._-]");
+        if (!isBatchId(batchId)) {
+            throw new IllegalArgumentException(BATCH_ID_RULE);
         }
         return key + ":" + batchId;
+    }
+
+    /** What a batch id may look like (the replay API checks a request against the same rule). */
+    public static final String BATCH_ID_RULE = "batch id must be 1-64 of [A-Za-z0-9._-]";
+
+    public static boolean isBatchId(String batchId) {
+        return batchId != null && BATCH_ID.matcher(batchId).matches();
     }
 
     public static String requireHandlerName(String handler) {

@@ -24,8 +24,8 @@ public class DispositionWriter {
 
     private static final String INSERT = """
             INSERT INTO handler_disposition (recorded_at, handler, disposition, app, event_key, dedup_key, batch_id,
-                message_id, callback_log_id, delivery_count)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                message_id, callback_log_id, delivery_count, replay_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
     @Resource(lookup = "jdbc/wecom")
@@ -83,6 +83,7 @@ public class DispositionWriter {
                     insert.setString(++i, r.messageId());
                     insert.setLong(++i, r.callbackLogId());
                     insert.setInt(++i, r.deliveryCount());
+                    insert.setObject(++i, r.replayId(), java.sql.Types.BIGINT);
                     insert.addBatch();
                 }
                 insert.executeBatch();

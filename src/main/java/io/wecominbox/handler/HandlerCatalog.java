@@ -29,8 +29,23 @@ public class HandlerCatalog {
         return handlers.stream().sorted(Comparator.comparing(EventHandler::name)).map(this::view).toList();
     }
 
+    /** The deployed handler of that name, if any. */
+    public java.util.Optional<EventHandler> byName(String name) {
+        return handlers.stream().filter(h -> h.name().equals(name)).findFirst();
+    }
+
+    /** Every deployed handler, by name. */
+    public List<EventHandler> handlers() {
+        return handlers.stream().sorted(Comparator.comparing(EventHandler::name)).toList();
+    }
+
+    /** The policy a handler runs under right now (its defaults with config applied). */
+    public DedupPolicy policyOf(EventHandler handler) {
+        return policies.effective(handler.name(), handler.policy());
+    }
+
     private HandlerView view(EventHandler handler) {
-        DedupPolicy p = policies.effective(handler.name(), handler.policy());
+        DedupPolicy p = policyOf(handler);
         return new HandlerView(handler.name(), List.copyOf(new TreeSet<>(handler.eventTypes())),
             p.naturallyIdempotent(), p.hotWindow().toString(), p.coldWindow().toString(), p.onHotStoreDown().name(),
             p.onColdStoreDown().name(), hotTier.describe());

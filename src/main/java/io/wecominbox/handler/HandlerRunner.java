@@ -78,7 +78,8 @@ public class HandlerRunner {
         String dedupKey = DedupKey.of(handler.name(), delivered.eventKey(), delivered.batchId());
         DedupPolicy policy = policies.effective(handler.name(), handler.policy());
         DedupRequest request = new DedupRequest(handler.name(), dedupKey, delivered.eventKey(), delivered.batchId(),
-            delivered.app(), delivered.messageId(), delivered.callbackLogId(), delivered.deliveryCount(), policy);
+            delivered.app(), delivered.messageId(), delivered.callbackLogId(), delivered.deliveryCount(), policy,
+            delivered.replayId());
         try {
             Disposition disposition = gate.run(request, () -> {
                 // parsed only when the effect runs: a duplicate does not pay for the XML parser

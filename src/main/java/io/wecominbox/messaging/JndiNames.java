@@ -15,6 +15,11 @@ public final class JndiNames {
     /** What the crm handler publishes for the CRM system to consume. */
     public static final String CRM_OUTBOUND_QUEUE = "jms/queue/crm-outbound";
 
+    /** The queue of a handler by its name (each handler's jmsQueue in server.xml follows this pattern). */
+    public static String handlerQueue(String handler) {
+        return "jms/queue/handler/" + handler;
+    }
+
     private JndiNames() {
     }
 }

@@ -40,10 +40,12 @@ public final class HttpWeComApi implements WeComApi {
 
     @Override
     public WeComCallOutcome sendWelcomeMessage(String app, String welcomeCode, WelcomeContent content,
-                                               Instant deadline) {
+                                               Instant deadline, String batchId) {
         Objects.requireNonNull(welcomeCode, "welcomeCode");
         Objects.requireNonNull(content, "content");
-        return call(app, SEND_WELCOME_MSG, c -> content.toJson(welcomeCode), deadline);
+        return call(app, SEND_WELCOME_MSG, c -> batchId == null ? content.toJson(welcomeCode)
+                : jakarta.json.Json.createObjectBuilder(content.toJson(welcomeCode)).add(BATCH_ID_FIELD, batchId).build(),
+            deadline);
     }
 
     @Override

@@ -16,6 +16,9 @@ import java.time.Instant;
  */
 public interface WeComApi {
 
+    /** Request field that carries a re-run's batch id to WeCom (ignored there, recorded by the simulator). */
+    String BATCH_ID_FIELD = "wecom_inbox_batch_id";
+
     /**
      * Sends the welcome message for an add_external_contact event (send_welcome_msg).
      *
@@ -24,7 +27,18 @@ public interface WeComApi {
      * @return DONE; ALREADY_DONE (41051: a welcome already reached the customer, never send again); RETRY
      *         (-1, 41096, 45009, 45033, HTTP 5xx, timeout, connection error); GIVE_UP (41049, 41050, other)
      */
-    WeComCallOutcome sendWelcomeMessage(String app, String welcomeCode, WelcomeContent content, Instant deadline);
+    default WeComCallOutcome sendWelcomeMessage(String app, String welcomeCode, WelcomeContent content,
+                                                Instant deadline) {
+        return sendWelcomeMessage(app, welcomeCode, content, deadline, null);
+    }
+
+    /**
+     * The same, for a deliberate re-run: a non-null {@code batchId} goes along as the request field
+     * {@value #BATCH_ID_FIELD} (WeCom ignores unknown fields; the simulator records it), so the outbound call
+     * can be traced to the replay batch that made it.
+     */
+    WeComCallOutcome sendWelcomeMessage(String app, String welcomeCode, WelcomeContent content, Instant deadline,
+                                        String batchId);
 
     /** Sends a text through message/send (bot replies) from the request's or else the app's agent. */
     WeComCallOutcome sendMessage(String app, MessageSendRequest request, Instant deadline);

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * is in doubt), then a restart: the server itself must resolve every in-doubt branch, the sender's and
  * the message-driven bean's, and every committed probe must be consumed exactly once.
  */
+@Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
 class XaCrashRecoveryIT {
 
     private static final int ROUNDS = Integer.getInteger("crash.rounds", 4);

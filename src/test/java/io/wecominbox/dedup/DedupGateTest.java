@@ -172,7 +172,7 @@ class DedupGateTest {
 
     private static DedupRequest request(String messageId, int deliveryCount, String batch, DedupPolicy policy) {
         return new DedupRequest("crm", key(batch), "customer:msg:1", batch, "customer", messageId, 7, deliveryCount,
-            policy);
+            policy, null);
     }
 
     private static String key(String batch) {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * WeCom's retry gaps are shortened by the simulator's time scale; the ACK timeout (5 s) and the welcome
  * code's 20 s are real time.
  */
+@Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ExactlyOnceE2EIT {
 

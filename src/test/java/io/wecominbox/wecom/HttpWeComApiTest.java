@@ -34,6 +34,21 @@ class HttpWeComApiTest {
     }
 
     @Test
+    void aReRunsBatchIdTravelsUnchangedInTheWelcomeRequestAndNormalSendsCarryNone() {
+        String code = wecom.newWelcomeCode();
+        String other = wecom.newWelcomeCode();
+
+        assertEquals(Kind.DONE, api.sendWelcomeMessage(APP, code, WELCOME, wecom.inSeconds(10), "Batch.7_x-1").kind());
+        assertEquals(Kind.DONE, api.sendWelcomeMessage(APP, other, WELCOME, wecom.inSeconds(10)).kind());
+
+        var calls = wecom.sim.apiCalls().calls(io.wecominbox.simulator.api.WeComApiPaths.SEND_WELCOME_MSG);
+        assertEquals(2, calls.size());
+        assertEquals("\"Batch.7_x-1\"", calls.get(0).extraFields().get(WeComApi.BATCH_ID_FIELD));
+        assertEquals(java.util.Optional.of(code), calls.get(0).welcomeCode());
+        assertEquals(null, calls.get(1).extraFields().get(WeComApi.BATCH_ID_FIELD));
+    }
+
+    @Test
     void welcomeMessageIsSentWithTheCodeAndText() {
         String code = wecom.newWelcomeCode();
 

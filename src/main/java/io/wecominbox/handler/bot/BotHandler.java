@@ -39,7 +39,7 @@ public class BotHandler implements EventHandler {
 
     public static final String NAME = "bot";
     /** The request field that carries a re-run's batch id to WeCom (ignored there; recorded by the simulator). */
-    public static final String BATCH_FIELD = "wecom_inbox_batch_id";
+    public static final String BATCH_FIELD = WeComApi.BATCH_ID_FIELD;
 
     private static final Logger LOG = Logger.getLogger(BotHandler.class.getName());
     static final Set<String> EVENT_TYPES = Set.of("text");

@@ -129,8 +129,10 @@ public class WelcomeHandler implements EventHandler {
                 + invalid.getMessage(), false, text.key(), null));
             return;
         }
+        // a re-run's batch id goes along (traceable at WeCom's side); in practice a re-run rarely gets here: the
+        // code is single-use and valid for 20 s, and a recorded code is answered above without a call
         WeComCallOutcome outcome = api.sendWelcomeMessage(welcome.app(), welcome.welcomeCode(), content,
-            welcome.deadline());
+            welcome.deadline(), event.batchId());
         Instant now = clock.instant();
         Integer errcode = outcome.errcode().isPresent() ? outcome.errcode().getAsInt() : null;
         switch (outcome.kind()) {

@@ -34,9 +34,12 @@ final class SendWelcomeMsgEndpoint implements ApiEndpoint {
             if (json.get("text") instanceof JsonObject text) {
                 facts.content = JsonAnswers.string(text, "content").orElse(null);
             }
-            if (json.containsKey("attachments")) {
-                facts.extraFields.put("attachments", json.get("attachments").toString());
-            }
+            // attachments and anything WeCom does not define (e.g. wecom_inbox_batch_id), as raw JSON
+            json.forEach((name, value) -> {
+                if (!name.equals("welcome_code") && !name.equals("text")) {
+                    facts.extraFields.put(name, value.toString());
+                }
+            });
         });
     }
 

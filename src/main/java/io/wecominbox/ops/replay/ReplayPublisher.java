@@ -1,0 +1,141 @@
+package io.wecominbox.ops.replay;
+
+import io.wecominbox.messaging.JndiNames;
+import io.wecominbox.messaging.MessageSender;
+import io.wecominbox.ops.replay.ReplayPlan.Item;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.jms.Queue;
+import jakarta.transaction.Transactional;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+
+/**
+ * Publishes one chunk of a replay: the messages to the handlers' queues and the progress counter commit
+ * together (XA), so "done" never counts a message that was not sent, nor misses one that was. The replay's
+ * row is locked first: a cancel waits for the chunk in flight, and no chunk starts after a cancel.
+ */
+@ApplicationScoped
+public class ReplayPublisher {
+
+    /** JMS property naming the replay_run; the handler's disposition records it (handler_disposition.replay_id). */
+    public static final String REPLAY_ID = "replayId";
+    /** JMS property of a forced re-run, the same the handlers read (EventMessage.BATCH_ID). */
+    public static final String BATCH_ID = "batchId";
+
+    private static final String LOCK = "SELECT state FROM replay_run WHERE replay_id = ? FOR UPDATE";
+    private static final String PROGRESS =
+        "UPDATE replay_run SET messages_published = messages_published + ? WHERE replay_id = ?";
+    private static final String DELIVERIES = """
+            SELECT callback_log_id, app, event_type, change_type, event_key, attempt, event_created_at, plaintext
+            FROM callback_log WHERE callback_log_id = ANY (?)
+            """;
+
+    @Resource(lookup = "jdbc/wecom")
+    private DataSource dataSource;
+
+    @Inject
+    private MessageSender sender;
+
+    private final Map<String, Queue> queues = new ConcurrentHashMap<>();
+
+    /** Returns false (and sends nothing) when the replay is no longer RUNNING, e.g. cancelled. */
+    @Transactional
+    public boolean publish(long replayId, String batchId, List<Item> chunk) {
+        try (Connection c = dataSource.getConnection()) {
+            if (!running(c, replayId)) {
+                return false;
+            }
+            Map<Long, Delivery> deliveries = deliveries(c, chunk);
+            for (Item item : chunk) {
+                Delivery d = deliveries.get(item.callbackLogId());
+                if (d == null) {
+                    throw new IllegalStateException("callback_log " + item.callbackLogId() + " vanished during replay "
+                        + replayId);
+                }
+                sender.send(queue(item.handler()), d.plaintext(), d.properties(replayId, batchId));
+            }
+            try (PreparedStatement progress = c.prepareStatement(PROGRESS)) {
+                progress.setInt(1, chunk.size());
+                progress.setLong(2, replayId);
+                progress.executeUpdate();
+            }
+            return true;
+        } catch (SQLException e) {
+            throw new IllegalStateException("replay " + replayId + " chunk failed (" + e.getSQLState() + ")", e);
+        }
+    }
+
+    private static boolean running(Connection c, long replayId) throws SQLException {
+        try (PreparedStatement lock = c.prepareStatement(LOCK)) {
+            lock.setLong(1, replayId);
+            try (ResultSet rs = lock.executeQuery()) {
+                return rs.next() && ReplayRun.RUNNING.equals(rs.getString(1));
+            }
+        }
+    }
+
+    private static Map<Long, Delivery> deliveries(Connection c, List<Item> chunk) throws SQLException {
+        Long[] ids = chunk.stream().map(Item::callbackLogId).distinct().toArray(Long[]::new);
+        Map<Long, Delivery> rows = new HashMap<>();
+        try (PreparedStatement query = c.prepareStatement(DELIVERIES)) {
+            query.setArray(1, c.createArrayOf("bigint", ids));
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    OffsetDateTime created = rs.getObject(7, OffsetDateTime.class);
+                    rows.put(rs.getLong(1), new Delivery(rs.getLong(1), rs.getString(2), rs.getString(3),
+                        rs.getString(4), rs.getString(5), rs.getInt(6), created == null ? 0 : created.toEpochSecond(),
+                        rs.getString(8)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private Queue queue(String handler) {
+        return queues.computeIfAbsent(handler, name -> {
+            String jndi = JndiNames.handlerQueue(name);
+            try {
+                return (Queue) new InitialContext().lookup(jndi);
+            } catch (NamingException e) {
+                throw new IllegalStateException("no queue " + jndi + " for handler " + name + " (server.xml)", e);
+            }
+        });
+    }
+
+    /** A callback_log row, as the ingest published it. */
+    private record Delivery(long callbackLogId, String app, String eventType, String changeType, String eventKey,
+                            int attempt, long createTime, String plaintext) {
+
+        // the same properties as DeliveryRecorder.messageProperties, plus the replay's own
+        Map<String, Object> properties(long replayId, String batchId) {
+            Map<String, Object> properties = new LinkedHashMap<>();
+            properties.put("app", app);
+            properties.put("eventType", eventType);
+            if (changeType != null) {
+                properties.put("changeType", changeType);
+            }
+            properties.put("eventKey", eventKey);
+            properties.put("callbackLogId", callbackLogId);
+            properties.put("attempt", attempt);
+            properties.put("createTime", createTime);
+            properties.put(REPLAY_ID, replayId);
+            if (batchId != null) {
+                properties.put(BATCH_ID, batchId);
+            }
+            return properties;
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package io.wecominbox.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wecominbox.event.EventKeys;
+import io.wecominbox.event.WeComEvent;
+import io.wecominbox.handler.bot.BotHandler;
+import io.wecominbox.simulator.WeComSimulator;
+import io.wecominbox.simulator.api.WeComApiPaths;
+import io.wecominbox.simulator.platform.EventType;
+import io.wecominbox.simulator.platform.SimEvent;
+import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.FakeWeCom;
+import io.wecominbox.testsupport.Http;
+import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.Sql;
+import io.wecominbox.testsupport.StackEnv;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * kill -9 of Liberty in the middle of a slow forced re-run (batch id), with chunks already published and
+ * being consumed: after the restart the server marks its own replay FAILED as interrupted, every in-doubt
+ * branch is resolved, and sending the same request again (same batch id), as docs/operations.md tells the
+ * operator, completes the batch with exactly one effect per handler and event: none doubled by the chunks
+ * published before the crash, none missing.
+ */
+@Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
+class ReplayInterruptedByCrashIT {
+
+    private static final String APP = "customer";
+    private static final int EVENTS = 40;
+    private static final int HANDLERS = 2;
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final String PREPARED_HERE =
+            "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
+
+    private static final LibertyProcess LIBERTY = new LibertyProcess();
+    private static final long MSG_PREFIX = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+    private static final String MEMBER_PREFIX = "it.crash.replay." + UUID.randomUUID().toString().substring(0, 6) + ".";
+
+    private static WeComSimulator wecom;
+
+    @BeforeAll
+    static void startServerAndWeCom() throws Exception {
+        LIBERTY.installApplication();
+        wecom = FakeWeCom.start();
+        LIBERTY.start();
+    }
+
+    @AfterAll
+    static void stopServerAndWeCom() throws Exception {
+        try {
+            LIBERTY.stop();
+            LIBERTY.removeApplication();
+        } finally {
+            if (wecom != null) {
+                wecom.close();
+            }
+        }
+    }
+
+    @Test
+    void aReplayInterruptedByAKillIsFailedAtRestartAndSendingItAgainCompletesTheBatchExactlyOncePerEvent()
+            throws Exception {
+        List<String> keys = deliverAndProcess();
+        String batch = "crash-" + UUID.randomUUID().toString().substring(0, 8);
+        String request = request(keys, batch, 10);
+
+        // slow (10 messages/s, chunks of 10): kill once some chunks are published, well before the end
+        JsonObject first = start(request);
+        long firstId = first.getInt("replayId");
+        int total = first.getInt("total");
+        assertEquals(HANDLERS * EVENTS, total);
+        assertTrue(Poll.until(WAIT, () -> published(firstId) >= 20), "no progress: " + published(firstId));
+        LIBERTY.kill();
+        long publishedAtKill = published(firstId);
+        assertEquals("RUNNING", state(firstId), "killed while running");
+        assertTrue(publishedAtKill < total, "killed before the end: " + publishedAtKill + " of " + total);
+
+        long restarted = System.nanoTime();
+        LIBERTY.start();
+        assertEquals("FAILED", state(firstId), "the restarted server marks its own running replay FAILED");
+        String failure = Sql.text("SELECT failure FROM replay_run WHERE replay_id = ?", firstId);
+        assertTrue(failure.startsWith("interrupted: the server stopped after "), failure);
+        assertTrue(failure.contains("request it again"), failure);
+        JsonObject shown = replay(firstId);
+        assertEquals("FAILED", shown.getString("state"));
+        assertEquals(failure, shown.getString("failure"));
+
+        boolean recovered = Poll.until(WAIT, () -> Sql.count(PREPARED_HERE) == 0
+                && BrokerConsole.preparedTransactions() == 0);
+        long recoverySeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
+        assertTrue(recovered, "in-doubt branches left: pg=" + Sql.count(PREPARED_HERE)
+                + " broker=" + BrokerConsole.preparedTransactions());
+        assertEquals(0, Sql.count(PREPARED_HERE), "pg_prepared_xacts empty after recovery");
+
+        // what the operator does: the same request again; dedup absorbs what already ran under this batch
+        JsonObject again = start(request);
+        long againId = again.getInt("replayId");
+        assertTrue(Poll.until(WAIT, () -> replay(againId).getBoolean("settled")), "not settled: " + replay(againId));
+        assertEquals("DONE", replay(againId).getString("state"));
+        assertTrue(Poll.until(WAIT, () -> crmMessages(batch) >= EVENTS && botReplies(batch) >= EVENTS),
+                "batch incomplete: crm " + crmMessages(batch) + ", bot " + botReplies(batch));
+        Poll.sleep(3_000); // room for a late duplicate (a message of the first run still queued) to show up
+
+        JsonObject outcomes = replay(againId).getJsonObject("outcomes");
+        System.out.printf("replay crash summary: events=%d total=%d publishedAtKill=%d failure=\"%s\" "
+                        + "restartAndRecoverySeconds=%d resend outcomes=%s crm=%d bot=%d botCalls=%d%n",
+                EVENTS, total, publishedAtKill, failure, recoverySeconds, outcomes, crmMessages(batch),
+                botReplies(batch), replyCalls(batch));
+        assertEquals(EVENTS, crmMessages(batch), "one CRM message per event in the batch");
+        assertEquals(EVENTS, botReplies(batch), "one sent bot reply per event in the batch");
+        assertEquals(HANDLERS * EVENTS, Sql.count("SELECT count(*) FROM handler_dedup WHERE batch_id = ?"
+                + " AND handler IN ('crm', 'bot') AND event_key = ANY (?)", batch, keys.toArray(String[]::new)),
+                "one dedup record per handler and event in the batch");
+        for (String handler : List.of("crm", "bot")) {
+            JsonObject outcome = outcomes.getJsonObject(handler);
+            assertEquals(EVENTS, outcome.getInt("effects") + outcome.getInt("duplicates"),
+                    handler + ": every re-sent message is an effect or a duplicate: " + outcome);
+        }
+        assertEquals(0, Sql.count(PREPARED_HERE));
+    }
+
+    private static List<String> deliverAndProcess() throws Exception {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < EVENTS; i++) {
+            SimEvent message = textMessage(MSG_PREFIX * 1000 + i, MEMBER_PREFIX + i);
+            assertTrue(wecom.deliver(message).acknowledged(), "delivery " + i);
+            keys.add(APP + ":" + EventKeys.keyOf(WeComEvent.parse(message.xml())));
+        }
+        assertTrue(Poll.until(WAIT, () -> crmMessages(null) == EVENTS && botReplies(null) == EVENTS),
+                "the events were not processed: crm " + crmMessages(null) + ", bot " + botReplies(null));
+        return keys;
+    }
+
+    private static String request(List<String> keys, String batch, int maxRate) {
+        JsonArrayBuilder eventKeys = Json.createArrayBuilder();
+        keys.forEach(eventKeys::add);
+        return Json.createObjectBuilder().add("eventKeys", eventKeys)
+                .add("handlers", Json.createArrayBuilder().add("crm").add("bot")).add("batchId", batch)
+                .add("reason", "it: replay interrupted by kill -9").add("maxRate", maxRate).build().toString();
+    }
+
+    private static JsonObject start(String request) {
+        HttpResponse<String> answer = Http.send(Http.asAdmin(HttpRequest.newBuilder(
+                URI.create(StackEnv.baseUrl() + "/api/ops/replays")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(request))));
+        assertEquals(202, answer.statusCode(), answer.body());
+        return json(answer.body());
+    }
+
+    private static long published(long replayId) {
+        return Sql.count("SELECT messages_published FROM replay_run WHERE replay_id = ?", replayId);
+    }
+
+    private static String state(long replayId) {
+        return Sql.text("SELECT state FROM replay_run WHERE replay_id = ?", replayId);
+    }
+
+    private static JsonObject replay(long id) {
+        HttpResponse<String> answer = Http.getAsAdmin("/api/ops/replays/" + id);
+        assertEquals(200, answer.statusCode(), answer.body());
+        return json(answer.body());
+    }
+
+    private static JsonObject json(String text) {
+        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+            return reader.readObject();
+        }
+    }
+
+    /** CRM messages on crm.outbound for this test's events (of one batch, or all). */
+    private static long crmMessages(String batch) {
+        String filter = "eventKey LIKE '" + APP + ":msg:" + MSG_PREFIX + "%'"
+                + (batch == null ? "" : " AND dedupKey LIKE '%:" + batch + "'");
+        return BrokerConsole.countMessages("crm.outbound", filter);
+    }
+
+    private static long botReplies(String batch) {
+        String sql = "SELECT count(*) FROM bot_reply_log WHERE app = ? AND msg_id LIKE ? AND status = 'SENT'";
+        return batch == null ? Sql.count(sql, APP, MSG_PREFIX + "%")
+                : Sql.count(sql + " AND batch_id = ?", APP, MSG_PREFIX + "%", batch);
+    }
+
+    /** message/send calls carrying the batch (a kill between WeCom's answer and our commit may repeat one). */
+    private static long replyCalls(String batch) {
+        return wecom.apiCalls().calls(WeComApiPaths.MESSAGE_SEND).stream()
+                .filter(c -> c.touser().filter(u -> u.startsWith(MEMBER_PREFIX)).isPresent())
+                .filter(c -> ("\"" + batch + "\"").equals(c.extraFields().get(BotHandler.BATCH_FIELD)))
+                .count();
+    }
+
+    private static SimEvent textMessage(long msgId, String member) {
+        long createTime = Instant.now().getEpochSecond();
+        String xml = "<xml><ToUserName><![CDATA[" + StackEnv.wecomApp(APP, "corp-id") + "]]></ToUserName>"
+                + "<FromUserName><![CDATA[" + member + "]]></FromUserName><CreateTime>" + createTime + "</CreateTime>"
+                + "<MsgType><![CDATA[text]]></MsgType><Content><![CDATA[订单到哪了]]></Content>"
+                + "<MsgId>" + msgId + "</MsgId><AgentID>" + StackEnv.wecomApp(APP, "agent-id") + "</AgentID></xml>";
+        return new SimEvent("it-crash-replay-" + msgId, APP, EventType.TEXT_MESSAGE, Instant.ofEpochSecond(createTime),
+                xml, null);
+    }
+}
