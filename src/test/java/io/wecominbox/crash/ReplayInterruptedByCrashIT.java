@@ -13,6 +13,7 @@ import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
 import io.wecominbox.testsupport.FakeWeCom;
 import io.wecominbox.testsupport.Http;
+import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
