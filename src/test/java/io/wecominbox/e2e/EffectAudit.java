@@ -3,13 +3,16 @@ package io.wecominbox.e2e;
 import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.MalformedXmlException;
 import io.wecominbox.event.WeComEvent;
+import io.wecominbox.handler.bot.BotHandler;
 import io.wecominbox.simulator.WeComSimulator;
+import io.wecominbox.simulator.api.WeComApiPaths;
 import io.wecominbox.simulator.platform.DeliveryAttempt;
 import io.wecominbox.simulator.platform.DeliveryOutcome;
 import io.wecominbox.simulator.platform.DeliveryStatus;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
 import io.wecominbox.testsupport.StackEnv;
+import jakarta.json.Json;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -161,7 +165,7 @@ final class EffectAudit {
             long botReplies = 0;
             for (KeyedEvent k : texts) {
                 String member = k.event().fromUserName();
-                long delivered = sim.apiCalls().deliveredMessages(member);
+                long delivered = deliveredReplies(sim, member, null);
                 long row = replyRows.getOrDefault(member, 0L);
                 botReplies += Math.min(delivered, 1);
                 if (delivered > 1) {
@@ -186,6 +190,70 @@ final class EffectAudit {
         }
     }
 
+    /** The keys of the case's events, as callback_log and the replay API name them. */
+    static List<String> eventKeys(List<EventFeed.Sent> sent) {
+        return sent.stream().map(s -> s.event().app() + ":" + EventKeys.keyOf(parse(s.event().xml())))
+            .distinct().toList();
+    }
+
+    /** What a forced re-run (replay with a batch id) to crm and bot added: one more of each, no more. */
+    record Rerun(int crmExpected, long crmMessages, int botExpected, long botReplies, List<String> duplicates,
+                 List<String> missing) {
+    }
+
+    static Rerun auditRerun(WeComSimulator sim, List<EventFeed.Sent> sent, String batchId) throws SQLException {
+        Map<String, KeyedEvent> byKey = new LinkedHashMap<>();
+        for (EventFeed.Sent s : sent) {
+            WeComEvent parsed = parse(s.event().xml());
+            String key = s.event().app() + ":" + EventKeys.keyOf(parsed);
+            byKey.putIfAbsent(key, new KeyedEvent(key, parsed, s.event().app(), List.of(s.event())));
+        }
+        List<String> duplicates = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        Map<String, Long> crmCounts = BrokerConsole.countMessagesBy(CRM_QUEUE, "", "dedupKey");
+        List<KeyedEvent> crm = byKey.values().stream().filter(k -> CRM_TYPES.contains(k.event().typeName())).toList();
+        long crmMessages = 0;
+        for (KeyedEvent k : crm) {
+            long n = crmCounts.getOrDefault("wecom:crm:" + k.key() + ":" + batchId, 0L);
+            crmMessages += Math.min(n, 1);
+            if (n != 1) {
+                (n == 0 ? missing : duplicates).add("crm re-run " + k.key() + " messages=" + n);
+            }
+        }
+        List<KeyedEvent> texts = byKey.values().stream().filter(k -> EventMix.CUSTOMER.equals(k.app())
+            && "text".equals(k.event().typeName())).toList();
+        long botReplies = 0;
+        try (Connection db = StackEnv.openDatabase()) {
+            Map<String, Long> replyRows = countBy(db, "SELECT to_user, count(*) FROM bot_reply_log "
+                + "WHERE batch_id = ? AND status = 'SENT' AND to_user = ANY(?) GROUP BY to_user", batchId,
+                texts.stream().map(k -> k.event().fromUserName()).toList());
+            for (KeyedEvent k : texts) {
+                long delivered = deliveredReplies(sim, k.event().fromUserName(), batchId);
+                long rows = replyRows.getOrDefault(k.event().fromUserName(), 0L);
+                botReplies += Math.min(delivered, 1);
+                if (delivered > 1 || rows > 1) {
+                    duplicates.add("bot re-run " + k.key() + " delivered=" + delivered + " rows=" + rows);
+                } else if (delivered == 0 || rows == 0) {
+                    missing.add("bot re-run " + k.key() + " delivered=" + delivered + " rows=" + rows);
+                }
+            }
+        }
+        return new Rerun(crm.size(), crmMessages, texts.size(), botReplies, duplicates, missing);
+    }
+
+    /**
+     * Replies WeCom delivered to this member: of normal runs (batchId null: requests without a batch id) or
+     * of one re-run (the request carries its batch id). Suppressed duplicates do not count.
+     */
+    private static long deliveredReplies(WeComSimulator sim, String member, String batchId) {
+        String expected = batchId == null ? null : Json.createValue(batchId).toString();
+        return sim.apiCalls().calls(WeComApiPaths.MESSAGE_SEND).stream()
+            .filter(c -> c.touser().filter(member::equals).isPresent())
+            .filter(c -> c.errcode().orElse(-999) == 0 && !c.duplicateSuppressed())
+            .filter(c -> Objects.equals(expected, c.extraFields().get(BotHandler.BATCH_FIELD)))
+            .count();
+    }
+
     private static WeComEvent parse(String xml) {
         try {
             return WeComEvent.parse(xml);
@@ -195,9 +263,19 @@ final class EffectAudit {
     }
 
     private static Map<String, Long> countBy(Connection db, String sql, Collection<String> values) throws SQLException {
+        return countBy(db, sql, null, values);
+    }
+
+    /** With {@code first} set, it is parameter 1 and the array parameter 2. */
+    private static Map<String, Long> countBy(Connection db, String sql, String first, Collection<String> values)
+            throws SQLException {
         Map<String, Long> counts = new HashMap<>();
         try (PreparedStatement s = db.prepareStatement(sql)) {
-            s.setArray(1, db.createArrayOf("text", values.toArray()));
+            int i = 0;
+            if (first != null) {
+                s.setString(++i, first);
+            }
+            s.setArray(++i, db.createArrayOf("text", values.toArray()));
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     counts.put(r.getString(1), r.getLong(2));
