@@ -39,7 +39,6 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Tag("crash") // starts, kills and restarts Liberty itself: never in the Arquillian execution
 class ExactlyOnceE2EIT {
 
     private static final String PREPARED_HERE =
