@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.WeComEvent;
-import io.wecominbox.handler.bot.BotHandler;
 import io.wecominbox.simulator.WeComSimulator;
-import io.wecominbox.simulator.api.WeComApiPaths;
 import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
@@ -15,6 +13,7 @@ import io.wecominbox.testsupport.FakeWeCom;
 import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.ReplayedEffects;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
 import jakarta.json.Json;
@@ -188,25 +187,20 @@ class ReplayInterruptedByCrashIT {
         }
     }
 
-    /** CRM messages on crm.outbound for this test's events (of one batch, or all). */
+    private static ReplayedEffects effects() {
+        return new ReplayedEffects(APP, MSG_PREFIX, MEMBER_PREFIX, wecom);
+    }
+
     private static long crmMessages(String batch) {
-        String filter = "eventKey LIKE '" + APP + ":msg:" + MSG_PREFIX + "%'"
-                + (batch == null ? "" : " AND dedupKey LIKE '%:" + batch + "'");
-        return BrokerConsole.countMessages("crm.outbound", filter);
+        return effects().crmMessages(batch);
     }
 
     private static long botReplies(String batch) {
-        String sql = "SELECT count(*) FROM bot_reply_log WHERE app = ? AND msg_id LIKE ? AND status = 'SENT'";
-        return batch == null ? Sql.count(sql, APP, MSG_PREFIX + "%")
-                : Sql.count(sql + " AND batch_id = ?", APP, MSG_PREFIX + "%", batch);
+        return effects().botReplies(batch);
     }
 
-    /** message/send calls carrying the batch (a kill between WeCom's answer and our commit may repeat one). */
     private static long replyCalls(String batch) {
-        return wecom.apiCalls().calls(WeComApiPaths.MESSAGE_SEND).stream()
-                .filter(c -> c.touser().filter(u -> u.startsWith(MEMBER_PREFIX)).isPresent())
-                .filter(c -> ("\"" + batch + "\"").equals(c.extraFields().get(BotHandler.BATCH_FIELD)))
-                .count();
+        return effects().replyCalls(batch);
     }
 
     private static SimEvent textMessage(long msgId, String member) {
