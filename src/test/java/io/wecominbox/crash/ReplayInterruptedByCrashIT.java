@@ -10,19 +10,15 @@ import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
 import io.wecominbox.testsupport.FakeWeCom;
-import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.ReplayApi;
 import io.wecominbox.testsupport.ReplayedEffects;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
-import java.io.StringReader;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -101,7 +97,7 @@ class ReplayInterruptedByCrashIT {
         String failure = Sql.text("SELECT failure FROM replay_run WHERE replay_id = ?", firstId);
         assertTrue(failure.startsWith("interrupted: the server stopped after "), failure);
         assertTrue(failure.contains("request it again"), failure);
-        JsonObject shown = replay(firstId);
+        JsonObject shown = ReplayApi.get(firstId);
         assertEquals("FAILED", shown.getString("state"));
         assertEquals(failure, shown.getString("failure"));
 
@@ -115,13 +111,13 @@ class ReplayInterruptedByCrashIT {
         // what the operator does: the same request again; dedup absorbs what already ran under this batch
         JsonObject again = start(request);
         long againId = again.getInt("replayId");
-        assertTrue(Poll.until(WAIT, () -> replay(againId).getBoolean("settled")), "not settled: " + replay(againId));
-        assertEquals("DONE", replay(againId).getString("state"));
+        assertTrue(Poll.until(WAIT, () -> ReplayApi.get(againId).getBoolean("settled")), "not settled: " + ReplayApi.get(againId));
+        assertEquals("DONE", ReplayApi.get(againId).getString("state"));
         assertTrue(Poll.until(WAIT, () -> crmMessages(batch) >= EVENTS && botReplies(batch) >= EVENTS),
                 "batch incomplete: crm " + crmMessages(batch) + ", bot " + botReplies(batch));
         Poll.sleep(3_000); // room for a late duplicate (a message of the first run still queued) to show up
 
-        JsonObject outcomes = replay(againId).getJsonObject("outcomes");
+        JsonObject outcomes = ReplayApi.get(againId).getJsonObject("outcomes");
         System.out.printf("replay crash summary: events=%d total=%d publishedAtKill=%d failure=\"%s\" "
                         + "restartAndRecoverySeconds=%d resend outcomes=%s crm=%d bot=%d botCalls=%d%n",
                 EVENTS, total, publishedAtKill, failure, recoverySeconds, outcomes, crmMessages(batch),
@@ -160,11 +156,9 @@ class ReplayInterruptedByCrashIT {
     }
 
     private static JsonObject start(String request) {
-        HttpResponse<String> answer = Http.send(Http.asAdmin(HttpRequest.newBuilder(
-                URI.create(StackEnv.baseUrl() + "/api/ops/replays")).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(request))));
+        HttpResponse<String> answer = ReplayApi.post(request);
         assertEquals(202, answer.statusCode(), answer.body());
-        return json(answer.body());
+        return ReplayApi.json(answer.body());
     }
 
     private static long published(long replayId) {
@@ -173,18 +167,6 @@ class ReplayInterruptedByCrashIT {
 
     private static String state(long replayId) {
         return Sql.text("SELECT state FROM replay_run WHERE replay_id = ?", replayId);
-    }
-
-    private static JsonObject replay(long id) {
-        HttpResponse<String> answer = Http.getAsAdmin("/api/ops/replays/" + id);
-        assertEquals(200, answer.statusCode(), answer.body());
-        return json(answer.body());
-    }
-
-    private static JsonObject json(String text) {
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
-            return reader.readObject();
-        }
     }
 
     private static ReplayedEffects effects() {

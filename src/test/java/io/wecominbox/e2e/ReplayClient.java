@@ -1,16 +1,11 @@
 package io.wecominbox.e2e;
 
-import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.Poll;
-import io.wecominbox.testsupport.StackEnv;
+import io.wecominbox.testsupport.ReplayApi;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import java.io.StringReader;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Collection;
@@ -37,19 +32,16 @@ final class ReplayClient {
         if (batchId != null) {
             request.add("batchId", batchId);
         }
-        HttpResponse<String> answer = Http.send(Http.asAdmin(HttpRequest.newBuilder(
-                URI.create(StackEnv.baseUrl() + "/api/ops/replays"))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(request.build().toString()))));
+        HttpResponse<String> answer = ReplayApi.post(request.build().toString());
         if (answer == null || answer.statusCode() != 202) {
             throw new AssertionError("replay refused: " + (answer == null ? "no answer" : answer.statusCode() + " "
                 + answer.body()));
         }
-        long id = json(answer.body()).getJsonNumber("replayId").longValue();
-        if (!Poll.until(timeout, () -> replay(id).getBoolean("settled"))) {
-            throw new AssertionError("replay " + id + " did not settle: " + replay(id));
+        long id = ReplayApi.json(answer.body()).getJsonNumber("replayId").longValue();
+        if (!Poll.until(timeout, () -> ReplayApi.get(id).getBoolean("settled"))) {
+            throw new AssertionError("replay " + id + " did not settle: " + ReplayApi.get(id));
         }
-        JsonObject settled = replay(id);
+        JsonObject settled = ReplayApi.get(id);
         if (!"DONE".equals(settled.getString("state"))) {
             throw new AssertionError("replay " + id + " ended " + settled);
         }
@@ -63,17 +55,4 @@ final class ReplayClient {
             .mapToLong(h -> outcomes.getJsonObject(h).getJsonNumber(field).longValue()).sum();
     }
 
-    private static JsonObject replay(long id) {
-        HttpResponse<String> answer = Http.getAsAdmin("/api/ops/replays/" + id);
-        if (answer == null || answer.statusCode() != 200) {
-            throw new IllegalStateException("GET replay " + id + ": " + (answer == null ? "no answer" : answer.body()));
-        }
-        return json(answer.body());
-    }
-
-    private static JsonObject json(String text) {
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
-            return reader.readObject();
-        }
-    }
 }

@@ -12,14 +12,13 @@ import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.FakeWeCom;
 import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.ReplayApi;
 import io.wecominbox.testsupport.ReplayedEffects;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
-import java.io.StringReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -121,7 +120,7 @@ class ReplayIT {
         long againId = again.getInt("replayId");
         String outcomes = "SELECT outcomes::text FROM replay_run WHERE replay_id = ?";
         assertTrue(Poll.until(WAIT, () -> Sql.text(outcomes, againId) != null), "outcomes not stored");
-        JsonObject stored = json(Sql.text(outcomes, againId));
+        JsonObject stored = ReplayApi.json(Sql.text(outcomes, againId));
         assertEquals(EVENTS, stored.getJsonObject("bot").getInt("duplicates"), "outcomes recorded with the run");
     }
 
@@ -134,11 +133,11 @@ class ReplayIT {
         Sql.update("UPDATE callback_log SET received_at = received_at - interval '31 days' WHERE event_key = ?", key);
         long id = Sql.count("SELECT min(callback_log_id) FROM callback_log WHERE event_key = ?", key);
 
-        HttpResponse<String> refused = post("/api/ops/replays", Json.createObjectBuilder()
+        HttpResponse<String> refused = ReplayApi.post(Json.createObjectBuilder()
             .add("callbackLogIds", Json.createArrayBuilder().add(id)).add("handlers", list("crm", "bot"))
             .add("batchId", "too-old").build().toString());
         assertEquals(422, refused.statusCode(), refused.body());
-        JsonObject body = json(refused.body());
+        JsonObject body = ReplayApi.json(refused.body());
         assertEquals("too_old", body.getString("error"));
         assertEquals(2, body.getInt("count"));
         JsonObject first = body.getJsonArray("events").getJsonObject(0);
@@ -154,11 +153,11 @@ class ReplayIT {
         JsonObject started = start(selection().add("handlers", list("crm", "bot")).add("maxRate", 10));
         long id = started.getInt("replayId");
         assertEquals("RUNNING", started.getString("state"));
-        assertTrue(Poll.until(WAIT, () -> replay(id).getInt("done") >= 10), "no progress");
+        assertTrue(Poll.until(WAIT, () -> ReplayApi.get(id).getInt("done") >= 10), "no progress");
         HttpResponse<String> cancelled = Http.send(Http.asAdmin(HttpRequest.newBuilder(
             URI.create(StackEnv.baseUrl() + "/api/ops/replays/" + id)).DELETE()));
         assertEquals(200, cancelled.statusCode(), cancelled.body());
-        JsonObject after = json(cancelled.body());
+        JsonObject after = ReplayApi.json(cancelled.body());
         assertEquals("CANCELLED", after.getString("state"));
         int done = after.getInt("done");
         assertTrue(done < 2 * EVENTS, "cancelled before the end: " + done);
@@ -189,9 +188,9 @@ class ReplayIT {
     }
 
     private static void assertRefused(String body, String reason) {
-        HttpResponse<String> answer = post("/api/ops/replays", body);
+        HttpResponse<String> answer = ReplayApi.post(body);
         assertEquals(400, answer.statusCode(), answer.body());
-        assertEquals("invalid_request", json(answer.body()).getString("error"));
+        assertEquals("invalid_request", ReplayApi.json(answer.body()).getString("error"));
         assertTrue(answer.body().contains(reason), answer.body());
     }
 
@@ -216,10 +215,10 @@ class ReplayIT {
     }
 
     private static JsonObject start(jakarta.json.JsonObjectBuilder request) {
-        HttpResponse<String> answer = post("/api/ops/replays", request.build().toString());
+        HttpResponse<String> answer = ReplayApi.post(request.build().toString());
         assertEquals(202, answer.statusCode(), answer.body());
         assertTrue(answer.headers().firstValue("Location").orElse("").contains("/api/ops/replays/"));
-        return json(answer.body());
+        return ReplayApi.json(answer.body());
     }
 
     private static JsonObject awaitSettled(JsonObject started) {
@@ -227,27 +226,10 @@ class ReplayIT {
     }
 
     private static JsonObject awaitSettled(long id) {
-        assertTrue(Poll.until(WAIT, () -> replay(id).getBoolean("settled")), "replay " + id + ": " + replay(id));
-        JsonObject replay = replay(id);
+        assertTrue(Poll.until(WAIT, () -> ReplayApi.get(id).getBoolean("settled")), "replay " + id + ": " + ReplayApi.get(id));
+        JsonObject replay = ReplayApi.get(id);
         assertTrue(List.of("DONE", "CANCELLED").contains(replay.getString("state")), replay.toString());
         return replay;
-    }
-
-    private static JsonObject replay(long id) {
-        HttpResponse<String> answer = Http.getAsAdmin("/api/ops/replays/" + id);
-        assertEquals(200, answer.statusCode(), answer.body());
-        return json(answer.body());
-    }
-
-    private static HttpResponse<String> post(String path, String body) {
-        return Http.send(Http.asAdmin(HttpRequest.newBuilder(URI.create(StackEnv.baseUrl() + path))
-            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body))));
-    }
-
-    private static JsonObject json(String text) {
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
-            return reader.readObject();
-        }
     }
 
     private static ReplayedEffects effects() {
