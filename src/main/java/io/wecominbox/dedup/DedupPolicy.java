@@ -2,6 +2,7 @@ package io.wecominbox.dedup;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How the framework protects one handler from repeats. Two windows: the hot tier (Redis, minutes to hours:
@@ -48,6 +49,18 @@ public record DedupPolicy(Duration hotWindow, Duration coldWindow, StoreDownActi
 
     public boolean usesColdTier() {
         return !naturallyIdempotent && !coldWindow.isZero();
+    }
+
+    /**
+     * How long a processed event is still recognised as a repeat: the cold window when there is a cold tier,
+     * else the hot window (zero with neither). Empty for a naturally idempotent handler: a repeat changes
+     * nothing at any age. Past it, a repeat runs the effect as if new (replays are refused beyond it).
+     */
+    public Optional<Duration> remembersFor() {
+        if (naturallyIdempotent) {
+            return Optional.empty();
+        }
+        return Optional.of(usesColdTier() ? coldWindow : hotWindow);
     }
 
     public Builder toBuilder() {

@@ -24,23 +24,9 @@ public record ReplayPlan(int eventsSelected, List<Item> items, List<TooOld> tooO
     /** A handler as the plan needs it: what it takes, and how old an event it may be given again. */
     public record Target(String handler, Set<String> eventTypes, Optional<Duration> maxAge) {
 
-        /**
-         * The agreed maximum replay age is the dedup window that still remembers the event: the cold window when
-         * the handler has one, else its hot window. Past it, a replay without a batch id would run the effect
-         * as if new. A naturally idempotent handler has no window and no limit (a repeat changes nothing).
-         */
+        /** The agreed maximum replay age: as long as the handler's dedup still remembers an event. */
         public static Target of(String handler, Set<String> eventTypes, DedupPolicy policy) {
-            Optional<Duration> maxAge;
-            if (policy.naturallyIdempotent()) {
-                maxAge = Optional.empty();
-            } else if (policy.usesColdTier()) {
-                maxAge = Optional.of(policy.coldWindow());
-            } else if (policy.usesHotTier()) {
-                maxAge = Optional.of(policy.hotWindow());
-            } else {
-                maxAge = Optional.of(Duration.ZERO);
-            }
-            return new Target(handler, Set.copyOf(eventTypes), maxAge);
+            return new Target(handler, Set.copyOf(eventTypes), policy.remembersFor());
         }
     }
 
