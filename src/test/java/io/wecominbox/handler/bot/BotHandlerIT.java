@@ -8,14 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.WeComEvent;
-import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.api.ApiCall;
 import io.wecominbox.simulator.api.WeComApiPaths;
 import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerPublisher;
 import io.wecominbox.testsupport.Deployments;
-import io.wecominbox.testsupport.FakeWeCom;
+import io.wecominbox.testsupport.FakeWeComExtension;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
@@ -33,11 +32,9 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Black box on the real stack: members' text messages delivered by the simulated WeCom get one reply each
@@ -51,26 +48,12 @@ class BotHandlerIT {
     private static final String REPLY = "收到，我们会尽快回复您。";
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private static WeComSimulator wecom;
+    @RegisterExtension
+    static final FakeWeComExtension WECOM = new FakeWeComExtension();
 
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.application();
-    }
-
-    @BeforeAll
-    static void startWeCom() {
-        wecom = FakeWeCom.start();
-    }
-
-    @AfterAll
-    static void stopWeCom() {
-        wecom.close();
-    }
-
-    @BeforeEach
-    void clearCalls() {
-        wecom.reset();
     }
 
     // Other test classes' text messages may still be redelivered to the bot (their replies failed while no
@@ -79,9 +62,9 @@ class BotHandlerIT {
 
     @Test
     void theBotRepliesOnceToATextMessageDeliveredThreeTimes() throws Exception {
-        wecom.loseNextAcks(2);
+        WECOM.simulator().loseNextAcks(2);
         SimEvent message = textMessage("三次送达");
-        assertEquals(3, wecom.deliver(message).attemptCount());
+        assertEquals(3, WECOM.simulator().deliver(message).attemptCount());
         WeComEvent event = WeComEvent.parse(message.xml());
 
         awaitDispositions(keyOf(message), 3);
@@ -104,7 +87,7 @@ class BotHandlerIT {
     @Test
     void aReRunWithANewBatchIdRepliesExactlyOnceMoreAndCarriesItsBatchIdToWeCom() throws Exception {
         SimEvent message = textMessage("请再回复一次");
-        assertTrue(wecom.deliver(message).acknowledged());
+        assertTrue(WECOM.simulator().deliver(message).acknowledged());
         WeComEvent event = WeComEvent.parse(message.xml());
         awaitReplies(event.msgId(), 1);
 
@@ -151,7 +134,7 @@ class BotHandlerIT {
     }
 
     private List<ApiCall> replyCalls() {
-        return wecom.apiCalls().calls(WeComApiPaths.MESSAGE_SEND).stream()
+        return WECOM.simulator().apiCalls().calls(WeComApiPaths.MESSAGE_SEND).stream()
             .filter(c -> c.touser().filter(member::equals).isPresent()).toList();
     }
 

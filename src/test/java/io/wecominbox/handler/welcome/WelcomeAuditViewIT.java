@@ -10,13 +10,12 @@ import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.ingest.CallbackClient;
 import io.wecominbox.ingest.SignedCallbacks;
-import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.platform.DeliveryOutcome;
 import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.ExternalContactEvents;
-import io.wecominbox.testsupport.FakeWeCom;
+import io.wecominbox.testsupport.FakeWeComExtension;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
@@ -34,11 +33,9 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The DBA's view welcome_audit (V32) on rows the real stack wrote: WeCom (the simulator) delivers welcome
@@ -51,7 +48,8 @@ class WelcomeAuditViewIT {
     private static final String APP = "customer";
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private static WeComSimulator wecom;
+    @RegisterExtension
+    static final FakeWeComExtension WECOM = new FakeWeComExtension();
 
     private final SignedCallbacks signed = SignedCallbacks.forStackApp(APP);
     private final ExternalContactEvents events = new ExternalContactEvents(signed.corpId());
@@ -61,26 +59,11 @@ class WelcomeAuditViewIT {
         return Deployments.application();
     }
 
-    @BeforeAll
-    static void startWeCom() {
-        wecom = FakeWeCom.start();
-    }
-
-    @AfterAll
-    static void stopWeCom() {
-        wecom.close();
-    }
-
-    @BeforeEach
-    void clearFaults() {
-        wecom.reset();
-    }
-
     @Test
     void aWelcomeDeliveredThreeTimesByPlatformRetriesIsOneRowThreeDeliveriesSentOnce() throws Exception {
-        wecom.loseNextAcks(2); // WeCom re-sends the same event twice (time scale 0.05: +0.25 s, +0.5 s)
-        SimEvent event = wecom.newEvent(APP, EventType.ADD_EXTERNAL_CONTACT);
-        DeliveryOutcome delivery = wecom.deliver(event);
+        WECOM.simulator().loseNextAcks(2); // WeCom re-sends the same event twice (time scale 0.05: +0.25 s, +0.5 s)
+        SimEvent event = WECOM.simulator().newEvent(APP, EventType.ADD_EXTERNAL_CONTACT);
+        DeliveryOutcome delivery = WECOM.simulator().deliver(event);
         assertEquals(3, delivery.attemptCount());
         String key = APP + ":" + EventKeys.keyOf(WeComEvent.parse(event.xml()));
         awaitOutcome(event.welcomeCode());
@@ -96,7 +79,7 @@ class WelcomeAuditViewIT {
         assertEquals(1, row.get("successful_sends"));
         assertEquals(true, row.get("sent_once"));
         assertEquals(0, row.get("errcode"));
-        assertEquals(1, wecom.successfulWelcomeSends(event.welcomeCode()), "the simulator saw one welcome");
+        assertEquals(1, WECOM.simulator().successfulWelcomeSends(event.welcomeCode()), "the simulator saw one welcome");
         OffsetDateTime first = (OffsetDateTime) row.get("first_delivered_at");
         OffsetDateTime last = (OffsetDateTime) row.get("last_delivered_at");
         assertTrue(last.isAfter(first), first + " .. " + last);
@@ -124,7 +107,7 @@ class WelcomeAuditViewIT {
         assertNull(row.get("sent_at"));
         assertNull(row.get("errcode"), "no call was made");
         assertTrue((Long) row.get("first_delivery_delay_ms") >= 25_000, "it came " + row.get("first_delivery_delay_ms") + " ms late");
-        assertEquals(0, wecom.successfulWelcomeSends(code));
+        assertEquals(0, WECOM.simulator().successfulWelcomeSends(code));
     }
 
     @Test
@@ -161,7 +144,7 @@ class WelcomeAuditViewIT {
     // ---- helpers --------------------------------------------------------------------------------------
 
     private void post(String code, long createTime) {
-        wecom.welcomeCodes().register(APP, code, Instant.ofEpochSecond(createTime));
+        WECOM.simulator().welcomeCodes().register(APP, code, Instant.ofEpochSecond(createTime));
         String xml = events.xml("add_external_contact", createTime, fields("UserID", "zhangsan",
             "ExternalUserID", "wm" + code.substring(3, 20), "State", "", "WelcomeCode", code));
         assertEquals(200, new CallbackClient().post(APP, signed.post(xml)).statusCode());

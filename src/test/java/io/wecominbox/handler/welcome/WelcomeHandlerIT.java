@@ -11,7 +11,6 @@ import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.ingest.CallbackClient;
 import io.wecominbox.ingest.SignedCallbacks;
-import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.api.ApiCall;
 import io.wecominbox.simulator.api.ApiFault;
 import io.wecominbox.simulator.api.WeComApiPaths;
@@ -20,7 +19,7 @@ import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.ExternalContactEvents;
-import io.wecominbox.testsupport.FakeWeCom;
+import io.wecominbox.testsupport.FakeWeComExtension;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
@@ -37,11 +36,10 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Black box on the real stack: WeCom (the simulator in this JVM) delivers add_external_contact callbacks to
@@ -57,7 +55,8 @@ class WelcomeHandlerIT {
     private static final String CHAOS_MARKER = "CHAOS_FAIL_AFTER_HANDLE";
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private static WeComSimulator wecom;
+    @RegisterExtension
+    static final FakeWeComExtension WECOM = new FakeWeComExtension();
 
     private final SignedCallbacks signed = SignedCallbacks.forStackApp(APP);
     private final CallbackClient client = new CallbackClient();
@@ -68,27 +67,16 @@ class WelcomeHandlerIT {
         return Deployments.application();
     }
 
-    @BeforeAll
-    static void startWeCom() {
-        wecom = FakeWeCom.start();
-    }
-
-    @AfterAll
-    static void stopWeCom() {
-        wecom.close();
-    }
-
     @BeforeEach
-    void clearFaults() {
-        wecom.reset();
-        wecom.apiSlowDelay(Duration.ofSeconds(6));
+    void slowApiAnswersTakeSixSeconds() {
+        WECOM.simulator().apiSlowDelay(Duration.ofSeconds(6));
     }
 
     @Test
     void exactlyOneWelcomePerCodeUnderThreeIdenticalDeliveries() throws Exception {
-        wecom.loseNextAcks(2);
-        SimEvent event = wecom.newEvent(APP, EventType.ADD_EXTERNAL_CONTACT);
-        DeliveryOutcome delivery = wecom.deliver(event);
+        WECOM.simulator().loseNextAcks(2);
+        SimEvent event = WECOM.simulator().newEvent(APP, EventType.ADD_EXTERNAL_CONTACT);
+        DeliveryOutcome delivery = WECOM.simulator().deliver(event);
         assertEquals(3, delivery.attemptCount(), "WeCom re-sent the same bytes twice");
 
         WelcomeRow row = awaitOutcome(event.welcomeCode());
@@ -98,7 +86,7 @@ class WelcomeHandlerIT {
         assertEquals(0, row.errcode());
         assertNotNull(row.sentAt());
         assertTrue(row.latencyMs() >= 0 && row.latencyMs() < 20_000, "latency " + row.latencyMs());
-        assertEquals(1, wecom.successfulWelcomeSends(event.welcomeCode()));
+        assertEquals(1, WECOM.simulator().successfulWelcomeSends(event.welcomeCode()));
         List<ApiCall> calls = calls(event.welcomeCode());
         assertEquals(1, calls.size(), "one send_welcome_msg call for three deliveries");
         assertEquals(Optional.of(DEFAULT_TEXT), calls.get(0).content());
@@ -118,8 +106,8 @@ class WelcomeHandlerIT {
 
     @Test
     void expiredWhenTheFakeApiIsSlowPastTheDeadlineAndNoCallAfterTheDeadline() throws Exception {
-        wecom.apiSlowDelay(Duration.ofSeconds(9)); // beyond the client's 5 s connect + read timeouts
-        wecom.injectApiFaultRate(WeComApiPaths.SEND_WELCOME_MSG, ApiFault.SLOW, 1.0);
+        WECOM.simulator().apiSlowDelay(Duration.ofSeconds(9)); // beyond the client's 5 s connect + read timeouts
+        WECOM.simulator().injectApiFaultRate(WeComApiPaths.SEND_WELCOME_MSG, ApiFault.SLOW, 1.0);
         long createTime = nowSeconds() - 12; // 7-8 s of the window left when it arrives
         String code = newCode();
         post(code, createTime, "");
@@ -140,7 +128,7 @@ class WelcomeHandlerIT {
 
     @Test
     void expiredWhenWeComStaysBusyUntilTheDeadlineAfterShortRetries() throws Exception {
-        wecom.injectApiFaultRate(WeComApiPaths.SEND_WELCOME_MSG, ApiFault.SYSTEM_BUSY, 1.0);
+        WECOM.simulator().injectApiFaultRate(WeComApiPaths.SEND_WELCOME_MSG, ApiFault.SYSTEM_BUSY, 1.0);
         long createTime = nowSeconds() - 15; // 3.5-4.5 s left: room for a few fast retries
         String code = newCode();
         post(code, createTime, "");
@@ -154,7 +142,7 @@ class WelcomeHandlerIT {
         List<ApiCall> calls = calls(code);
         assertEquals(row.attemptCount(), calls.size(), "one call per attempt, none after the outcome");
         calls.forEach(c -> assertTrue(c.at().isBefore(row.deadlineAt()), "call after the deadline: " + c.at()));
-        assertEquals(0, wecom.successfulWelcomeSends(code));
+        assertEquals(0, WECOM.simulator().successfulWelcomeSends(code));
     }
 
     @Test
@@ -167,20 +155,20 @@ class WelcomeHandlerIT {
         assertEquals("ALREADY_SENT", row.status(), "the redelivery learned from 41051 that the first send went out");
         assertEquals(41051, row.errcode());
         assertEquals(2, row.attemptCount());
-        assertEquals(1, wecom.successfulWelcomeSends(code), "one welcome although the first commit failed");
+        assertEquals(1, WECOM.simulator().successfulWelcomeSends(code), "one welcome although the first commit failed");
         assertEquals(2, calls(code).size());
     }
 
     @Test
     void alreadySentWhenTheAnswerIsLostAfterWeComSent() throws Exception {
-        wecom.injectApiFault(WeComApiPaths.SEND_WELCOME_MSG, ApiFault.DROP_AFTER_EFFECT, 1);
+        WECOM.simulator().injectApiFault(WeComApiPaths.SEND_WELCOME_MSG, ApiFault.DROP_AFTER_EFFECT, 1);
         String code = newCode();
         post(code, nowSeconds(), "");
 
         WelcomeRow row = awaitOutcome(code);
         assertEquals("ALREADY_SENT", row.status());
         assertEquals(2, row.attemptCount());
-        assertEquals(1, wecom.successfulWelcomeSends(code));
+        assertEquals(1, WECOM.simulator().successfulWelcomeSends(code));
     }
 
     @Test
@@ -188,9 +176,9 @@ class WelcomeHandlerIT {
         String first = newCode();
         post(first, nowSeconds(), "");
         assertEquals("SENT", awaitOutcome(first).status()); // the server now holds a token
-        long gettokenBefore = wecom.calls(WeComApiPaths.GET_TOKEN);
+        long gettokenBefore = WECOM.simulator().calls(WeComApiPaths.GET_TOKEN);
         // WeCom expires the token the next send_welcome_msg presents (42001), as when it revokes one early
-        wecom.injectApiFault(WeComApiPaths.SEND_WELCOME_MSG, ApiFault.INVALIDATE_TOKEN, 1);
+        WECOM.simulator().injectApiFault(WeComApiPaths.SEND_WELCOME_MSG, ApiFault.INVALIDATE_TOKEN, 1);
 
         String code = newCode();
         post(code, nowSeconds(), "");
@@ -199,15 +187,15 @@ class WelcomeHandlerIT {
         assertEquals(1, row.attemptCount(), "the client retried with a fresh token inside the same attempt");
         List<ApiCall> calls = calls(code);
         assertEquals(List.of(42001, 0), calls.stream().map(c -> c.errcode().orElse(null)).toList());
-        assertTrue(wecom.calls(WeComApiPaths.GET_TOKEN) > gettokenBefore, "a fresh token was fetched");
+        assertTrue(WECOM.simulator().calls(WeComApiPaths.GET_TOKEN) > gettokenBefore, "a fresh token was fetched");
     }
 
     @Test
     void anAddWithoutWelcomeCodeAndAnEditSendNothing() throws Exception {
-        SimEvent add = wecom.newEvent(APP, EventType.ADD_EXTERNAL_CONTACT_WITHOUT_WELCOME_CODE);
-        SimEvent edit = wecom.newEvent(APP, EventType.EDIT_EXTERNAL_CONTACT);
-        assertTrue(wecom.deliver(add).acknowledged());
-        assertTrue(wecom.deliver(edit).acknowledged());
+        SimEvent add = WECOM.simulator().newEvent(APP, EventType.ADD_EXTERNAL_CONTACT_WITHOUT_WELCOME_CODE);
+        SimEvent edit = WECOM.simulator().newEvent(APP, EventType.EDIT_EXTERNAL_CONTACT);
+        assertTrue(WECOM.simulator().deliver(add).acknowledged());
+        assertTrue(WECOM.simulator().deliver(edit).acknowledged());
         awaitDispositions(keyOf(add.xml()), 1);
         awaitDispositions(keyOf(edit.xml()), 1);
         assertEquals(0, Sql.count("SELECT count(*) FROM welcome_send_log WHERE event_key IN (?, ?)",
@@ -217,7 +205,7 @@ class WelcomeHandlerIT {
     // ---- helpers --------------------------------------------------------------------------------------
 
     private void post(String code, long createTime, String state) {
-        wecom.welcomeCodes().register(APP, code, Instant.ofEpochSecond(createTime));
+        WECOM.simulator().welcomeCodes().register(APP, code, Instant.ofEpochSecond(createTime));
         String xml = events.xml("add_external_contact", createTime, fields("UserID", "zhangsan",
             "ExternalUserID", "wm" + code.substring(3, 20), "State", state, "WelcomeCode", code));
         assertEquals(200, client.post(APP, signed.post(xml)).statusCode());
@@ -236,7 +224,7 @@ class WelcomeHandlerIT {
     }
 
     private static List<ApiCall> calls(String code) {
-        return wecom.apiCalls().calls(WeComApiPaths.SEND_WELCOME_MSG).stream()
+        return WECOM.simulator().apiCalls().calls(WeComApiPaths.SEND_WELCOME_MSG).stream()
             .filter(c -> c.welcomeCode().filter(code::equals).isPresent()).toList();
     }
 
