@@ -6,10 +6,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -30,6 +37,17 @@ public class JdbcColdTier implements ColdTier {
                 processed_at, expires_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, now(), now() + ? * interval '1 second')
             ON CONFLICT (dedup_key) DO NOTHING
+            """;
+
+    // a batch's claims in one statement; RETURNING names the keys this transaction inserted
+    private static final String CLAIM_ALL = """
+            INSERT INTO handler_dedup (dedup_key, handler, event_key, batch_id, app, message_id, callback_log_id,
+                processed_at, expires_at)
+            SELECT k, h, e, b, a, m, c, now(), now() + w * interval '1 second'
+            FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[])
+                AS t(k, h, e, b, a, m, c, w)
+            ON CONFLICT (dedup_key) DO NOTHING
+            RETURNING dedup_key
             """;
 
     @Resource(lookup = "jdbc/wecom")
@@ -58,13 +76,59 @@ public class JdbcColdTier implements ColdTier {
         return claim;
     }
 
-    private ColdClaim tryClaim(ColdRecord record) {
-        if (!breaker.allows()) {
-            return ColdClaim.STORE_DOWN;
+    @Override
+    public Map<String, ColdClaim> claimAll(List<ColdRecord> records) {
+        if (records.size() == 1) {
+            return Map.of(records.get(0).dedupKey(), claim(records.get(0)));
         }
-        Connection connection;
+        long started = System.nanoTime();
+        Map<String, ColdClaim> claims = tryClaimAll(records);
+        storeMetrics.claimed("cold", started, claims.containsValue(ColdClaim.STORE_DOWN));
+        return claims;
+    }
+
+    private Map<String, ColdClaim> tryClaimAll(List<ColdRecord> records) {
+        Connection connection = connect();
+        if (connection == null) {
+            return records.stream().collect(Collectors.toMap(ColdRecord::dedupKey, r -> ColdClaim.STORE_DOWN));
+        }
+        // in key order: two batches that share keys then wait on each other instead of deadlocking
+        List<ColdRecord> sorted = records.stream().sorted(Comparator.comparing(ColdRecord::dedupKey)).toList();
+        try (connection; PreparedStatement insert = connection.prepareStatement(CLAIM_ALL)) {
+            int i = 0;
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::dedupKey)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::handler)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::eventKey)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::batchId)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::app)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::messageId)));
+            insert.setArray(++i, connection.createArrayOf("bigint", column(sorted, ColdRecord::callbackLogId)));
+            insert.setArray(++i, connection.createArrayOf("bigint", column(sorted, r -> r.window().toSeconds())));
+            Map<String, ColdClaim> claims = new HashMap<>();
+            records.forEach(r -> claims.put(r.dedupKey(), ColdClaim.DUPLICATE));
+            try (ResultSet inserted = insert.executeQuery()) {
+                while (inserted.next()) {
+                    claims.put(inserted.getString(1), ColdClaim.CLAIMED);
+                }
+            }
+            breaker.success();
+            return claims;
+        } catch (SQLException e) {
+            throw new DedupStoreException("cold tier: claim of " + records.size() + " keys failed", e);
+        }
+    }
+
+    private static Object[] column(List<ColdRecord> records, Function<ColdRecord, Object> field) {
+        return records.stream().map(field).toArray();
+    }
+
+    /** A connection, or null when the database cannot be reached at all (a store-down the policy decides on). */
+    private Connection connect() {
+        if (!breaker.allows()) {
+            return null;
+        }
         try {
-            connection = dataSource.getConnection();
+            return dataSource.getConnection();
         } catch (SQLException e) {
             // Only "no connection at all" is a store-down the policy may decide on: nothing is enlisted yet.
             if (isConnectionFailure(e)) {
@@ -72,9 +136,16 @@ public class JdbcColdTier implements ColdTier {
                     LOG.warning("cold tier (database) unavailable: " + e.getClass().getSimpleName() + " "
                         + e.getSQLState() + "; handlers follow their on-cold-store-down policy");
                 }
-                return ColdClaim.STORE_DOWN;
+                return null;
             }
             throw new DedupStoreException("cold tier: no connection", e);
+        }
+    }
+
+    private ColdClaim tryClaim(ColdRecord record) {
+        Connection connection = connect();
+        if (connection == null) {
+            return ColdClaim.STORE_DOWN;
         }
         // A failure from here on happens inside the XA transaction: always a rollback, never a policy decision.
         try (connection; PreparedStatement insert = connection.prepareStatement(CLAIM)) {
