@@ -1,6 +1,7 @@
 package io.wecominbox.handler;
 
 import io.wecominbox.dedup.DedupPolicy;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -37,4 +38,15 @@ public interface EventHandler {
      * policy: {@link DedupPolicy#naturallyIdempotentHandler()} or accept the hot/cold windows as the protection).
      */
     void handle(HandledEvent event) throws Exception;
+
+    /**
+     * The side effects of a batch (the events of one transaction, in queue order, each admitted by dedup):
+     * one after the other unless the handler does better (e.g. issues its outbound calls together). All of
+     * them commit or roll back together.
+     */
+    default void handleAll(List<HandledEvent> events) throws Exception {
+        for (HandledEvent event : events) {
+            handle(event);
+        }
+    }
 }

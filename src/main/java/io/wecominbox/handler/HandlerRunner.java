@@ -19,16 +19,19 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
 /**
- * What every handler's message-driven bean delegates to, inside the bean's XA transaction: read the message,
- * check the subscription, build the dedup key, pass the gate, run the handler, inject a test fault if the
- * chaos switch says so. A failure propagates (rollback, redelivery, DLQ); a policy REJECT marks the
- * transaction rollback-only and returns, so an expected outage does not log a stack trace per message.
+ * What every handler's message-driven bean delegates to, inside the bean's XA transaction: take the batch
+ * (the bean's message and what waits behind it), read the messages, check the subscription, build the dedup
+ * keys, pass the gate, run the handler on what it admitted. A failure propagates (the whole batch rolls back;
+ * redeliveries run one at a time, then the DLQ); a policy REJECT marks the transaction rollback-only and
+ * returns, so an expected outage does not log a stack trace per message.
  */
 @ApplicationScoped
 public class HandlerRunner {
@@ -51,7 +54,7 @@ public class HandlerRunner {
     PolicyResolver policies;
 
     @Inject
-    HandlerFaultInjection faults;
+    QueuedMessages queued;
 
     @Inject
     MetricRegistry metrics;
@@ -66,40 +69,63 @@ public class HandlerRunner {
         gate = new DedupGate(hotTier, coldTier, transactionHooks, dispositions);
     }
 
+    /**
+     * Runs the message the bean was given, together with what already waits on its queue (a batch of one at
+     * low load), as one transaction: the dedup claims of the batch, the handler's effects, one commit.
+     */
     public void run(EventHandler handler, Message message) {
-        EventMessage delivered = EventMessage.read(message);
-        if (delivered.eventType() == null || !handler.eventTypes().contains(delivered.eventType())) {
-            // the broker's divert filters on the same types; this is the second line (a replay, a wrong divert)
-            metrics.counter("wecom.handler.unsubscribed", new Tag("handler", handler.name())).inc();
-            LOG.info(handler.name() + " does not take event type " + delivered.eventType() + ": acknowledged "
-                + delivered.eventKey() + " without effect");
-            return;
+        List<Message> batch = queued.batchOf(handler.name(), message);
+        metrics.histogram("wecom.handler.batch.size", new Tag("handler", handler.name())).update(batch.size());
+        List<EventMessage> delivered = new ArrayList<>(batch.size());
+        for (Message m : batch) {
+            EventMessage d = EventMessage.read(m);
+            if (d.eventType() == null || !handler.eventTypes().contains(d.eventType())) {
+                // the broker's divert filters on the same types; this is the second line (a replay, a wrong divert)
+                metrics.counter("wecom.handler.unsubscribed", new Tag("handler", handler.name())).inc();
+                LOG.info(handler.name() + " does not take event type " + d.eventType() + ": acknowledged "
+                    + d.eventKey() + " without effect");
+            } else {
+                delivered.add(d);
+            }
         }
-        String dedupKey = DedupKey.of(handler.name(), delivered.eventKey(), delivered.batchId());
         DedupPolicy policy = policies.effective(handler.name(), handler.policy());
-        DedupRequest request = new DedupRequest(handler.name(), dedupKey, delivered.eventKey(), delivered.batchId(),
-            delivered.app(), delivered.messageId(), delivered.callbackLogId(), delivered.deliveryCount(), policy,
-            delivered.replayId());
+        List<DedupRequest> requests = delivered.stream().map(d -> request(handler, policy, d)).toList();
         try {
-            Disposition disposition = gate.run(request, () -> {
-                // parsed only when the effect runs: a duplicate does not pay for the XML parser
-                HandledEvent event = new HandledEvent(delivered.app(), delivered.eventType(), delivered.eventKey(),
-                    dedupKey, delivered.batchId(), delivered.callbackLogId(), delivered.deliveryCount(),
-                    delivered.plaintext(), parse(delivered));
-                handler.handle(event);
-                faults.afterEffect(handler.name(), event);
-            });
+            List<DedupGate.Admission> admissions = gate.admit(requests);
+            List<HandledEvent> events = new ArrayList<>(admissions.size());
+            for (int i = 0; i < admissions.size(); i++) {
+                if (admissions.get(i).runs()) {
+                    // parsed only when the effect runs: a duplicate does not pay for the XML parser
+                    events.add(handledEvent(delivered.get(i), requests.get(i)));
+                }
+            }
+            if (!events.isEmpty()) {
+                handler.handleAll(events);
+            }
             if (LOG.isLoggable(Level.FINE)) {
-                LOG.fine(handler.name() + " " + disposition + " " + dedupKey);
+                admissions.forEach(a -> LOG.fine(handler.name() + " " + a.disposition() + " " + a.request().dedupKey()));
             }
         } catch (RejectedForRedelivery rejected) {
             transaction.setRollbackOnly();
-            LOG.info(rejected.getMessage() + " (delivery " + delivered.deliveryCount() + ")");
+            LOG.info(rejected.getMessage() + " (batch of " + batch.size() + ", delivery "
+                + QueuedMessages.deliveryCount(message) + ")");
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new HandlerFailedException(handler.name() + " failed on " + dedupKey, e);
+            throw new HandlerFailedException(handler.name() + " failed on a batch of " + batch.size()
+                + (requests.isEmpty() ? "" : " from " + requests.get(0).dedupKey()), e);
         }
+    }
+
+    private static DedupRequest request(EventHandler handler, DedupPolicy policy, EventMessage d) {
+        String dedupKey = DedupKey.of(handler.name(), d.eventKey(), d.batchId());
+        return new DedupRequest(handler.name(), dedupKey, d.eventKey(), d.batchId(), d.app(), d.messageId(),
+            d.callbackLogId(), d.deliveryCount(), policy, d.replayId());
+    }
+
+    private static HandledEvent handledEvent(EventMessage d, DedupRequest request) {
+        return new HandledEvent(d.app(), d.eventType(), d.eventKey(), request.dedupKey(), d.batchId(),
+            d.callbackLogId(), d.deliveryCount(), d.plaintext(), parse(d));
     }
 
     private static WeComEvent parse(EventMessage delivered) {

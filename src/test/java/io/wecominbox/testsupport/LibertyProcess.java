@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Liberty server that `mvn verify` created, started and killed the way an operator (or the OOM
  * killer) would: `server start`, `kill -9`; or frozen for a while (SIGSTOP / SIGCONT), as a long GC pause or a
- * stalled VM freezes it. Installs the built WAR through a config drop-in. For the process-level tests that
+ * stalled VM freezes it. Installs the test deployment (the built WAR + test hooks) through a config drop-in. For the process-level tests that
  * run after Arquillian's server has stopped (failsafe execution crash-tests).
  */
 public final class LibertyProcess {
@@ -22,7 +22,7 @@ public final class LibertyProcess {
     private final Path appDropIn = serverDir.resolve("configDropins/overrides/crash-test-app.xml");
 
     public void installApplication() throws IOException {
-        Path war = StackEnv.buildDir().resolve("wecom-inbox.war");
+        Path war = Deployments.applicationFile();
         Files.createDirectories(appDropIn.getParent());
         Files.writeString(appDropIn, """
                 <server>

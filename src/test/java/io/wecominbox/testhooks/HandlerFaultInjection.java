@@ -1,4 +1,6 @@
-package io.wecominbox.handler;
+package io.wecominbox.testhooks;
+
+import io.wecominbox.handler.HandledEvent;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,8 +11,9 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * TEST / CHAOS SWITCH, off by default: fails a handler AFTER its business writes and sends, before the
- * commit, so tests can prove that everything rolls back and the redelivery ends with one effect.
+ * TEST / CHAOS SWITCH, only in the test deployment (never in the production WAR), off unless configured:
+ * fails a handler AFTER its business writes and sends, before the commit, so tests can prove that everything
+ * (the whole batch) rolls back and the redelivery ends with one effect. {@link FailAfterEffect} applies it.
  * <ul>
  *   <li>{@code wecom.chaos.fail-after-handle.marker}: fail only events whose plaintext contains this text
  *       (unset = switch off);</li>
@@ -40,7 +43,7 @@ public class HandlerFaultInjection {
         if (marker.filter(m -> !m.isBlank()).isPresent()) {
             LOG.warning("CHAOS SWITCH ON: handlers " + handlers.map(Object::toString).orElse("(all)")
                 + " fail after their effect on delivery attempts 1.." + attempts
-                + " of events containing the configured marker. Never enable this in production.");
+                + " of events containing the configured marker (test deployment).");
         }
     }
 
