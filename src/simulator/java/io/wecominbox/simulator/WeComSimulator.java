@@ -3,6 +3,7 @@ package io.wecominbox.simulator;
 import io.wecominbox.simulator.api.ApiCallLog;
 import io.wecominbox.simulator.api.ApiFault;
 import io.wecominbox.simulator.api.ApiFaults;
+import io.wecominbox.simulator.api.ApiTiming;
 import io.wecominbox.simulator.api.SimControlHandler;
 import io.wecominbox.simulator.api.WeComApiServer;
 import io.wecominbox.simulator.api.WelcomeCodes;
@@ -183,6 +184,21 @@ public final class WeComSimulator implements AutoCloseable {
     /** Each call of {@code path} gets the fault with this probability, until {@link #reset()}. */
     public void injectApiFaultRate(String path, ApiFault fault, double rate) {
         api.faults().add(ApiFaults.Rule.rate(path, fault, rate));
+    }
+
+    /** Every API answer's latency, jitter and slow tail (default: answers at once). */
+    public void apiTiming(ApiTiming timing) {
+        api.timing(timing);
+    }
+
+    /** WeCom's frequency limit per corp and API (45009 above it); 0 = none (the default). */
+    public void apiCallsPerMinute(int limit) {
+        api.frequencyLimit().callsPerMinute(limit);
+    }
+
+    /** The most calls of an API path answered at the same time since the last reset (parallelism of a client). */
+    public int maxConcurrentApiCalls(String path) {
+        return api.maxConcurrentCalls(path);
     }
 
     /** How long a SLOW fault holds the answer back (default 6 s): set it past your client's timeout. */

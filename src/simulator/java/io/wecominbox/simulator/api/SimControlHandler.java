@@ -132,6 +132,8 @@ public final class SimControlHandler implements HttpHandler {
      * Accepts one rule or {@code {"rules":[...]}}; a rule is
      * {@code {"path":"/cgi-bin/...","fault":"slow","next":2}} or {@code {..., "rate":0.1}};
      * {@code {"clear":true}} removes all rules first; {@code {"slowDelayMillis":6000}} sets the slow delay;
+     * {@code {"latencyMillis":100,"jitterMillis":30,"slowTailRate":0.01,"slowTailMillis":3000}} sets every
+     * answer's timing; {@code {"callsPerMinute":10000}} sets the frequency limit (45009 above it, 0 = none);
      * {@code {"side":"platform","lostAckRate":0.1,"slowAckRate":0,"loseNextAcks":2}} goes to the platform.
      */
     private void applyFaults(JsonObject request) {
@@ -141,6 +143,14 @@ public final class SimControlHandler implements HttpHandler {
         if (request.containsKey("slowDelayMillis")) {
             api.slowDelay(java.time.Duration.ofMillis(request.getJsonNumber("slowDelayMillis").longValue()));
         }
+        if (request.containsKey("latencyMillis")) {
+            api.timing(new ApiTiming(millis(request, "latencyMillis"), millis(request, "jitterMillis"),
+                    request.containsKey("slowTailRate") ? request.getJsonNumber("slowTailRate").doubleValue() : 0,
+                    millis(request, "slowTailMillis")));
+        }
+        if (request.containsKey("callsPerMinute")) {
+            api.frequencyLimit().callsPerMinute(request.getInt("callsPerMinute"));
+        }
         if (request.containsKey("rules")) {
             for (JsonValue rule : request.getJsonArray("rules")) {
                 applyRule(rule.asJsonObject());
@@ -148,6 +158,10 @@ public final class SimControlHandler implements HttpHandler {
         } else if (request.containsKey("fault") || request.containsKey("side")) {
             applyRule(request);
         }
+    }
+
+    private static java.time.Duration millis(JsonObject request, String key) {
+        return java.time.Duration.ofMillis(request.containsKey(key) ? request.getJsonNumber(key).longValue() : 0);
     }
 
     private void applyRule(JsonObject rule) {

@@ -16,8 +16,10 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -39,12 +41,18 @@ public final class WeComApiServer implements AutoCloseable {
     private final WelcomeCodes welcomeCodes;
     private final Clock clock;
     private volatile Duration slowDelay;
+    private volatile ApiTiming timing = ApiTiming.NONE;
+    private final FrequencyLimit frequencyLimit;
+    private final Random random;
+    private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
 
     public WeComApiServer(int port, Supplier<Collection<WeComApp>> apps, Clock clock, Random random,
                           Duration slowDelay, SimControlHandler.Extras extras) throws IOException {
         this.clock = clock;
         this.slowDelay = slowDelay;
         this.faults = new ApiFaults(random);
+        this.random = random;
+        this.frequencyLimit = new FrequencyLimit(clock);
         this.calls = new ApiCallLog();
         this.tokens = new AccessTokens(clock);
         this.welcomeCodes = new WelcomeCodes(clock);
@@ -94,10 +102,50 @@ public final class WeComApiServer implements AutoCloseable {
         this.slowDelay = delay;
     }
 
-    /** Forgets recorded calls and fault rules; tokens and welcome codes stay (in-flight work may use them). */
+    /** Latency, jitter and slow tail of every API answer (default: none). */
+    public void timing(ApiTiming timing) {
+        this.timing = timing;
+    }
+
+    public ApiTiming timing() {
+        return timing;
+    }
+
+    /** WeCom's per-corp, per-API frequency limit (45009 above it); 0 = none (the default). */
+    public FrequencyLimit frequencyLimit() {
+        return frequencyLimit;
+    }
+
+    /**
+     * Forgets recorded calls, fault rules, timing and frequency limit; tokens and welcome codes stay (in-flight
+     * work may use them).
+     */
     public void reset() {
         calls.clear();
         faults.clear();
+        timing = ApiTiming.NONE;
+        frequencyLimit.callsPerMinute(0);
+        inFlight.values().forEach(f -> f.max.set(f.now.get()));
+    }
+
+    /** The most calls of {@code path} that were being answered at the same time since the last reset. */
+    public int maxConcurrentCalls(String path) {
+        InFlight f = inFlight.get(path);
+        return f == null ? 0 : f.max.get();
+    }
+
+    /** Calls of one path being answered now, and the most there were at once. */
+    private static final class InFlight {
+        final AtomicInteger now = new AtomicInteger();
+        final AtomicInteger max = new AtomicInteger();
+
+        void enter() {
+            max.accumulateAndGet(now.incrementAndGet(), Math::max);
+        }
+
+        void leave() {
+            now.decrementAndGet();
+        }
     }
 
     @Override
@@ -107,8 +155,18 @@ public final class WeComApiServer implements AutoCloseable {
     }
 
     private void handleApi(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        InFlight answering = inFlight.computeIfAbsent(path, p -> new InFlight());
+        answering.enter();
+        try {
+            answer(exchange, path);
+        } finally {
+            answering.leave();
+        }
+    }
+
+    private void answer(HttpExchange exchange, String path) throws IOException {
         try (exchange) {
-            String path = exchange.getRequestURI().getPath();
             ApiEndpoint endpoint = endpoints.get(path);
             if (endpoint == null) {
                 send(exchange, 404, "{\"errcode\":404,\"errmsg\":\"no such api in the simulator\"}");
@@ -121,6 +179,18 @@ public final class WeComApiServer implements AutoCloseable {
             JsonObject answer = null;
             int httpStatus = 200;
             endpoint.describe(query, body, facts);
+            Duration delay;
+            synchronized (random) {
+                delay = timing.nextDelay(random);
+            }
+            if (!WeComApiPaths.GET_TOKEN.equals(path)
+                    && !frequencyLimit.admit(String.valueOf(facts.corpId != null ? facts.corpId : facts.app), path)) {
+                answer = JsonAnswers.error(WeComErrors.API_FREQUENCY_LIMIT);
+                record(path, body, facts, httpStatus, answer, Optional.empty());
+                sleep(delay);
+                send(exchange, httpStatus, answer.toString());
+                return;
+            }
             if (fault.isPresent() && fault.get() == ApiFault.INVALIDATE_TOKEN) {
                 tokens.expire(query.get("access_token"));
             }
@@ -140,6 +210,7 @@ public final class WeComApiServer implements AutoCloseable {
                 httpStatus = 0;
             }
             record(path, body, facts, httpStatus, answer, fault);
+            sleep(delay);
             if (fault.isPresent() && fault.get() == ApiFault.SLOW) {
                 sleep(slowDelay);
             }
@@ -175,6 +246,9 @@ public final class WeComApiServer implements AutoCloseable {
     }
 
     private static void sleep(Duration delay) {
+        if (delay.isZero()) {
+            return;
+        }
         try {
             Thread.sleep(delay.toMillis());
         } catch (InterruptedException e) {
