@@ -1,0 +1,200 @@
+package io.wecominbox.handler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wecominbox.event.SampleEvents;
+import io.wecominbox.messaging.JndiNames;
+import io.wecominbox.testsupport.Deployments;
+import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.StackEnv;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSProducer;
+import jakarta.jms.Queue;
+import jakarta.transaction.UserTransaction;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.metrics.Histogram;
+import org.eclipse.microprofile.metrics.MetricID;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * In the container, on the real broker and database: a backlog on a handler queue is consumed in batches (one
+ * XA transaction over many messages), every event once with its outbound message; duplicates inside a batch
+ * run once; a poison message rolls its batch back and reaches the dead-letter queue alone while its batch
+ * mates commit on their redelivery.
+ */
+@ExtendWith(ArquillianExtension.class)
+class HandlerBatchIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    // welcome: 40 attempts at 0.5 s x1.5 up to 2 s (broker.xml) = ~75 s to the DLQ
+    private static final Duration DEAD_LETTER_WAIT = Duration.ofSeconds(180);
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.application().addClasses(HandlerBatchIT.class, HandlerOutcomes.class,
+            HandlerOutcomes.Connections.class, HandlerMessages.class, SampleEvents.class, Poll.class,
+            Deployments.class, StackEnv.class);
+    }
+
+    @Resource(lookup = JndiNames.CONNECTION_FACTORY)
+    private ConnectionFactory connectionFactory;
+
+    @Resource(lookup = JndiNames.CRM_HANDLER_QUEUE)
+    private Queue crmQueue;
+
+    @Resource(lookup = JndiNames.CRM_OUTBOUND_QUEUE)
+    private Queue crmOutbound;
+
+    @Resource(lookup = JndiNames.WELCOME_HANDLER_QUEUE)
+    private Queue welcomeQueue;
+
+    @Resource(lookup = "jdbc/wecom")
+    private DataSource dataSource;
+
+    @Resource(lookup = "java:comp/UserTransaction")
+    private UserTransaction transaction;
+
+    @Inject
+    MetricRegistry metrics;
+
+    private HandlerOutcomes outcomes() {
+        return new HandlerOutcomes(dataSource::getConnection);
+    }
+
+    private HandlerMessages messages() {
+        return new HandlerMessages(connectionFactory, transaction);
+    }
+
+    @Test
+    void aBacklogIsConsumedInBatchesWithExactlyOneEffectAndOneOutboundMessagePerEvent() throws Exception {
+        List<Outgoing> backlog = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            String msgId = HandlerOutcomes.uniqueMsgId();
+            backlog.add(new Outgoing(SampleEvents.textMessage(msgId, "backlog " + i),
+                HandlerMessages.textMessageProperties(msgId)));
+        }
+        sendTogether(crmQueue, backlog);
+
+        for (Outgoing m : backlog) {
+            String key = (String) m.properties().get("eventKey");
+            assertEquals(List.of("PROCESSED"), outcomes().awaitDispositions("crm", key, WAIT, d -> !d.isEmpty()), key);
+            assertEquals(1, outcomes().dedupRows("crm", key), key);
+            assertEquals(1, messages().count(crmOutbound, "eventKey = '" + key + "'"), key);
+        }
+        assertTrue(largestBatch("crm") > 1, "60 waiting messages were taken several per transaction");
+    }
+
+    @Test
+    void copiesOfOneEventInsideOneBatchRunItOnce() throws Exception {
+        String msgId = HandlerOutcomes.uniqueMsgId();
+        String key = "customer:msg:" + msgId;
+        messages().sendTogether(crmQueue, SampleEvents.textMessage(msgId, "copies"),
+            HandlerMessages.textMessageProperties(msgId), 12);
+
+        List<String> d = outcomes().awaitDispositions("crm", key, WAIT, l -> l.size() == 12);
+        assertEquals(1, d.stream().filter("PROCESSED"::equals).count(), d.toString());
+        assertEquals(11, d.stream().filter(x -> x.startsWith("DUPLICATE_")).count(), d.toString());
+        assertEquals(1, outcomes().dedupRows("crm", key));
+        assertEquals(1, messages().count(crmOutbound, "eventKey = '" + key + "'"));
+
+        // and once more later, in another transaction: still one effect
+        messages().sendTogether(crmQueue, SampleEvents.textMessage(msgId, "copies"),
+            HandlerMessages.textMessageProperties(msgId), 1);
+        assertEquals(13, outcomes().awaitDispositions("crm", key, WAIT, l -> l.size() == 13).size());
+        assertEquals(1, messages().count(crmOutbound, "eventKey = '" + key + "'"));
+    }
+
+    @Test
+    void aPoisonMessageReachesTheDeadLetterQueueAloneAndItsBatchMatesCommitOnce() throws Exception {
+        String poisonKey = "customer:poison:" + HandlerOutcomes.uniqueMsgId();
+        List<Outgoing> batch = new ArrayList<>();
+        batch.add(new Outgoing("<xml><Event><![CDATA[change_external_contact", welcomeProperties(poisonKey)));
+        List<String> codes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String id = HandlerOutcomes.uniqueMsgId();
+            String code = "batch-poison-" + id;
+            codes.add(code);
+            // long expired: the handler records EXPIRED without calling WeCom, one row per code
+            batch.add(new Outgoing(SampleEvents.addExternalContact("wmBatch" + id, 1718000000L, code),
+                welcomeProperties("customer:add:" + id)));
+        }
+        sendTogether(welcomeQueue, batch);
+
+        for (String code : codes) {
+            assertTrue(Poll.until(WAIT, () -> outcomes().count(
+                "SELECT count(*) FROM welcome_send_log WHERE welcome_code = ?", code) == 1), code);
+        }
+        Queue deadLetters = deadLetterQueue("welcome");
+        assertTrue(Poll.until(DEAD_LETTER_WAIT, () -> waiting(deadLetters, poisonKey) == 1),
+            "the poison message reached DLQ.wecom.handler.welcome");
+        for (Outgoing m : batch.subList(1, batch.size())) {
+            String key = (String) m.properties().get("eventKey");
+            assertEquals(0, waiting(deadLetters, key), key + " is not a dead letter");
+            assertEquals(1, outcomes().dedupRows("welcome", key), key);
+        }
+        for (String code : codes) {
+            assertEquals(1, outcomes().count("SELECT count(*) FROM welcome_send_log WHERE welcome_code = ?"
+                + " AND status = 'EXPIRED'", code), code);
+        }
+    }
+
+    private static Map<String, Object> welcomeProperties(String eventKey) {
+        return Map.of("app", "customer", "eventType", "change_external_contact", "eventKey", eventKey,
+            "callbackLogId", 0L);
+    }
+
+    private int waiting(Queue queue, String eventKey) {
+        try {
+            return messages().count(queue, "eventKey = '" + eventKey + "'");
+        } catch (jakarta.jms.InvalidDestinationException | jakarta.jms.InvalidDestinationRuntimeException e) {
+            return 0; // the broker creates a dead-letter queue with its first dead letter
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot browse " + queue, e);
+        }
+    }
+
+    private long largestBatch(String handler) {
+        Histogram h = metrics.getHistogram(new MetricID("wecom.handler.batch.size", new Tag("handler", handler)));
+        return h == null ? 0 : (long) h.getSnapshot().getMax();
+    }
+
+    /** The dead-letter queue Artemis created for a handler (address DLA, queue DLQ.wecom.handler.name). */
+    private Queue deadLetterQueue(String handler) {
+        try (JMSContext context = connectionFactory.createContext()) {
+            return context.createQueue("DLA::DLQ.wecom.handler." + handler);
+        }
+    }
+
+    /** All in one commit, so they are waiting together when the consumers see the first. */
+    private void sendTogether(Queue queue, List<Outgoing> outgoing) throws Exception {
+        transaction.begin();
+        try (JMSContext context = connectionFactory.createContext()) {
+            for (Outgoing m : outgoing) {
+                JMSProducer producer = context.createProducer();
+                m.properties().forEach(producer::setProperty);
+                producer.send(queue, m.body());
+            }
+        } catch (RuntimeException e) {
+            transaction.rollback();
+            throw e;
+        }
+        transaction.commit();
+    }
+
+    private record Outgoing(String body, Map<String, Object> properties) {
+    }
+}
