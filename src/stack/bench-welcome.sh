@@ -11,17 +11,6 @@ load_secrets
 export BENCH_API_PORT WECOM_API_BASE_URL=http://127.0.0.1:$BENCH_API_PORT
 RUN_LOG=$STACK_DIR/logs/bench-run.log
 
-"$ROOT/src/stack/stack.sh" run --no-demo > "$RUN_LOG" 2>&1 &
-RUN_PID=$!
-stop_stack() { kill -TERM "$RUN_PID" 2>/dev/null && wait "$RUN_PID" 2>/dev/null; log "stack stopped"; }
-trap stop_stack EXIT
-
-log "starting the stack (log: $RUN_LOG)"
-for i in $(seq 1 300); do
-  curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null 2>&1 && break
-  kill -0 "$RUN_PID" 2>/dev/null || die "the stack did not start; see $RUN_LOG"
-  sleep 1
-done
-curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null 2>&1 || die "the stack is not ready after 300 s"
+run_stack_for_bench "$ROOT" "$RUN_LOG"
 log "stack ready; benchmark on $(nproc) cores"
 java -cp "$("$ROOT/src/stack/classpath.sh")" io.wecominbox.bench.WelcomeLatencyBench --api-port "$BENCH_API_PORT" "$@"

@@ -103,3 +103,20 @@ wait_for_port() { # host port seconds what
 is_local_host() { case "$1" in 127.*|localhost|::1) return 0;; *) return 1;; esac; }
 
 pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+# For benchmark scripts: `stack.sh run --no-demo` of the checkout $1 in the background (log $2), stopped when
+# the calling script exits; returns once the server answers ready (at most 300 s).
+run_stack_for_bench() {
+  local root=$1 run_log=$2 i
+  mkdir -p "$(dirname "$run_log")"
+  "$root/src/stack/stack.sh" run --no-demo > "$run_log" 2>&1 &
+  BENCH_STACK_PID=$!
+  trap 'kill -TERM "$BENCH_STACK_PID" 2>/dev/null && wait "$BENCH_STACK_PID" 2>/dev/null; log "stack stopped"' EXIT
+  log "starting the stack of $root (log: $run_log)"
+  for i in $(seq 1 300); do
+    curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null 2>&1 && return 0
+    kill -0 "$BENCH_STACK_PID" 2>/dev/null || die "the stack did not start; see $run_log"
+    sleep 1
+  done
+  die "the stack is not ready after 300 s; see $run_log"
+}
