@@ -30,8 +30,7 @@ class BatchCrashRecoveryIT {
 
     private static final int EVENTS = 600;
     private static final int ROUNDS = 2;
-    private static final String PREPARED_HERE =
-            "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
+    private static final String PREPARED_HERE = InDoubtKill.PREPARED_HERE;
 
     private static final LibertyProcess LIBERTY = new LibertyProcess();
 
@@ -58,7 +57,7 @@ class BatchCrashRecoveryIT {
             publish(prefix, round * EVENTS / ROUNDS, EVENTS / ROUNDS);
             Poll.until(Duration.ofSeconds(30), () -> Sql.count(
                 "SELECT count(*) FROM handler_dedup WHERE handler = 'crm' AND event_key LIKE ?", prefix + "%") > 0);
-            killPreferablyInDoubt();
+            InDoubtKill.killPreferablyInDoubt(LIBERTY);
             inDoubtAtKills += Sql.count(PREPARED_HERE);
             brokerInDoubtAtKills += BrokerConsole.preparedTransactions();
             committedBeforeLastKill = Sql.count(
@@ -108,14 +107,5 @@ class BatchCrashRecoveryIT {
             }
             context.commit();
         }
-    }
-
-    /** Kills at the first sight of a prepared branch (a batch in two-phase commit), or after 3 s anyway. */
-    private static void killPreferablyInDoubt() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-        while (System.nanoTime() < deadline && Sql.count(PREPARED_HERE) == 0) {
-            Thread.onSpinWait();
-        }
-        LIBERTY.kill();
     }
 }

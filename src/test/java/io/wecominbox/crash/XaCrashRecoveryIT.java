@@ -25,8 +25,7 @@ import org.junit.jupiter.api.Test;
 class XaCrashRecoveryIT {
 
     private static final int ROUNDS = Integer.getInteger("crash.rounds", 4);
-    private static final String PREPARED_HERE =
-            "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
+    private static final String PREPARED_HERE = InDoubtKill.PREPARED_HERE;
 
     private static final LibertyProcess LIBERTY = new LibertyProcess();
 
@@ -55,7 +54,7 @@ class XaCrashRecoveryIT {
             LIBERTY.start();
             try (ProbeLoad load = new ProbeLoad(6, label, acknowledged)) {
                 Poll.sleep(1500 + random.nextInt(2500));
-                killPreferablyInDoubt();
+                InDoubtKill.killPreferablyInDoubt(LIBERTY);
                 sent += load.attempts();
             }
             inDoubtAtKills += Sql.count(PREPARED_HERE);
@@ -96,14 +95,5 @@ class XaCrashRecoveryIT {
         assertEquals(0, orphanReceipts, "no message without its row");
         assertEquals(rows, consumedOnce, "every committed probe consumed exactly once");
         assertTrue(rows > 0, "the load committed something");
-    }
-
-    /** Kills at the first sight of a prepared branch (an in-doubt transaction), or after 3 s anyway. */
-    private static void killPreferablyInDoubt() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-        while (System.nanoTime() < deadline && Sql.count(PREPARED_HERE) == 0) {
-            Thread.onSpinWait();
-        }
-        LIBERTY.kill();
     }
 }

@@ -23,9 +23,13 @@ public final class Deployments {
             .addPackage(FailAfterEffect.class.getPackage());
     }
 
-    /** The test deployment as a file, for the tests that run Liberty as a process (crash, end to end). */
+    /**
+     * The test deployment as a file, for the tests that run Liberty as a process (crash, end to end). Named
+     * like the production WAR: the module name in the activation-spec ids (wecom-inbox/...) comes from it.
+     */
     public static Path applicationFile() {
-        Path file = StackEnv.buildDir().resolve("wecom-inbox-test.war");
+        Path file = StackEnv.buildDir().resolve("test-deployment/wecom-inbox.war");
+        file.getParent().toFile().mkdirs();
         application().as(ZipExporter.class).exportTo(file.toFile(), true);
         return file;
     }

@@ -36,6 +36,7 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -65,6 +66,21 @@ class WelcomeHandlerIT {
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.application();
+    }
+
+    /**
+     * The first welcome after a deployment pays the server's lazy start (Redis client, WeCom client and token,
+     * executor); on a loaded machine that took seconds, and some tests below leave a code only ~4 s.
+     */
+    @BeforeAll
+    static void aFirstWelcomeWarmsTheServerUp() throws Exception {
+        new WelcomeHandlerIT().warmUp();
+    }
+
+    private void warmUp() throws Exception {
+        String code = newCode();
+        post(code, nowSeconds(), "");
+        awaitOutcome(code);
     }
 
     @BeforeEach
