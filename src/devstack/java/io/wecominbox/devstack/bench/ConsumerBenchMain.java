@@ -34,7 +34,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
  * component. A bench, not a test; run by src/bench/consumer-bench.sh.
  *
  * <p>Arguments: {@code --rates 100,200,400} events/s (half adds with a WelcomeCode, half members' text
- * messages), {@code --seconds 20} per step, {@code --burst 10000@300} adds only, {@code --crm-backlog 20000}
+ * messages), {@code --seconds 20} per step, {@code --drain-max-seconds 45} after each step, {@code --burst 10000@300} adds only, {@code --crm-backlog 20000}
  * text messages put on the crm queue before a 100/s welcome-only step, {@code --api-port}, {@code
  * --api-latency-ms 100}, {@code --api-jitter-ms 30}, {@code --slow-tail 0.01@3000}, {@code --watch name=pid}.
  */
@@ -49,6 +49,7 @@ public final class ConsumerBenchMain {
     private final CpuMeter cpu;
     private final ApiTiming timing;
     private final String run = UUID.randomUUID().toString().substring(0, 8);
+    private long drainMaxNanos = 45_000_000_000L;
     private long sequence;
 
     private ConsumerBenchMain(WeComSimulator sim, JMSContext jms, CpuMeter cpu, ApiTiming timing) {
@@ -84,6 +85,7 @@ public final class ConsumerBenchMain {
             sim.apiTiming(timing);
             ConsumerBenchMain bench = new ConsumerBenchMain(sim, jms, new CpuMeter(watch,
                 Double.parseDouble(o.getOrDefault("clock-ticks", "100"))), timing);
+            bench.drainMaxNanos = Long.parseLong(o.getOrDefault("drain-max-seconds", "45")) * 1_000_000_000L;
             System.out.printf("consumer bench %s: API %s; cores %d%n", bench.run, timing,
                 Runtime.getRuntime().availableProcessors());
             int seconds = Integer.parseInt(o.getOrDefault("seconds", "20"));
@@ -114,7 +116,8 @@ public final class ConsumerBenchMain {
         Map<String, Long> createTimes = new HashMap<>();
         Map<String, Long> lag = new LinkedHashMap<>();
         HANDLERS.forEach(h -> lag.put(h, 0L));
-        String prefix = APP + ":bench:" + run + ":" + name.replace(' ', '_') + ":";
+        // the rate in the key too: two steps of one name must not share event keys (dedup would drop them)
+        String prefix = APP + ":bench:" + run + ":" + name.replace(' ', '_') + "@" + (int) rate + ":";
         int total = (int) Math.round(rate * seconds);
         CpuMeter.Reading before = cpu.read();
         long start = System.nanoTime();
@@ -145,9 +148,9 @@ public final class ConsumerBenchMain {
         }
         double publishSeconds = (System.nanoTime() - start) / 1e9;
         CpuMeter.Reading afterPublish = cpu.read();
-        // drain: every welcome has its 20 s window, the other handlers as long as they need (at most 120 s)
+        // drain: every welcome has its 20 s window, crm as long as it needs (at most --drain-max-seconds, 45)
         long drainStart = System.nanoTime();
-        while (System.nanoTime() - drainStart < 120e9) {
+        while (System.nanoTime() - drainStart < drainMaxNanos) {
             Map<String, Long> done = processed(prefix);
             if (done.getOrDefault("welcome", 0L) >= adds && done.getOrDefault("crm", 0L) >= total) {
                 break;
