@@ -5,7 +5,7 @@ public final class JndiNames {
 
     /** The request path's pool (ingest, probe). */
     public static final String CONNECTION_FACTORY = "jms/cf/wecom";
-    /** Background work's pool (handlers' outbound sends, replays), kept apart from the request path's. */
+    /** Background work's pool (handlers' batch receives and sends, replays), apart from the request path's. */
     public static final String BACKGROUND_CONNECTION_FACTORY = "jms/cf/background";
     public static final String PROBE_QUEUE = "jms/queue/probe";
     public static final String EVENTS_TOPIC = "jms/topic/events";
