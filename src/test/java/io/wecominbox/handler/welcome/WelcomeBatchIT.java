@@ -40,7 +40,7 @@ class WelcomeBatchIT {
     private static final String CHAOS_MARKER = "CHAOS_FAIL_AFTER_HANDLE";
     private static final Duration WAIT = Duration.ofSeconds(60);
     /** handler.welcome.sessions in server.xml: one call at a time each, before batches. */
-    private static final int WELCOME_SESSIONS = 8;
+    private static final int WELCOME_SESSIONS = 4;
 
     @RegisterExtension
     static final FakeWeComExtension WECOM = new FakeWeComExtension();
