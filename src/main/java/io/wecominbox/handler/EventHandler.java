@@ -26,6 +26,16 @@ public interface EventHandler {
      */
     Set<String> eventTypes();
 
+    /**
+     * True for handlers whose effect is about the relationship itself (contact, crm): their
+     * add_external_contact events are keyed by relationship generation instead of the callback's own key, so
+     * a pulled record (reconcile) and the callback of the same add are one event to them, and pulled records
+     * are published to their queues. False (the default): the ingest's key, and no pulled records.
+     */
+    default boolean keyedByRelationship() {
+        return false;
+    }
+
     /** Windows and store-down behaviour in code; each value can be overridden per deployment by config. */
     DedupPolicy policy();
 

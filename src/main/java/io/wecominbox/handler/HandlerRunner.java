@@ -13,6 +13,8 @@ import io.wecominbox.dedup.PolicyResolver;
 import io.wecominbox.dedup.RejectedForRedelivery;
 import io.wecominbox.event.MalformedXmlException;
 import io.wecominbox.event.WeComEvent;
+import io.wecominbox.relationship.RelationshipGenerations;
+import io.wecominbox.relationship.RelationshipKey;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,6 +36,7 @@ import org.eclipse.microprofile.metrics.Tag;
 public class HandlerRunner {
 
     private static final Logger LOG = Logger.getLogger(HandlerRunner.class.getName());
+    private static final String RELATIONSHIP_EVENT_TYPE = "change_external_contact";
 
     @Inject
     ConfiguredHotTier hotTier;
@@ -56,6 +59,9 @@ public class HandlerRunner {
     @Inject
     MetricRegistry metrics;
 
+    @Inject
+    RelationshipGenerations relationships;
+
     @Resource
     private TransactionSynchronizationRegistry transaction;
 
@@ -75,15 +81,29 @@ public class HandlerRunner {
                 + delivered.eventKey() + " without effect");
             return;
         }
-        String dedupKey = DedupKey.of(handler.name(), delivered.eventKey(), delivered.batchId());
+        String eventKey = delivered.eventKey();
+        if (handler.keyedByRelationship() && RELATIONSHIP_EVENT_TYPE.equals(delivered.eventType())) {
+            // in this transaction, under the relationship's lock: callback and pulled record agree on the key
+            RelationshipKey key = relationships.keyFor(delivered.app(), parse(delivered));
+            if (key.kind() == RelationshipKey.Kind.STALE) {
+                LOG.info(handler.name() + ": pulled record " + delivered.eventKey() + " is older than a delete we hold:"
+                    + " acknowledged without effect");
+                return;
+            }
+            if (key.kind() == RelationshipKey.Kind.KEYED) {
+                eventKey = key.eventKey();
+            }
+        }
+        String dedupKey = DedupKey.of(handler.name(), eventKey, delivered.batchId());
+        String handledKey = eventKey;
         DedupPolicy policy = policies.effective(handler.name(), handler.policy());
-        DedupRequest request = new DedupRequest(handler.name(), dedupKey, delivered.eventKey(), delivered.batchId(),
+        DedupRequest request = new DedupRequest(handler.name(), dedupKey, eventKey, delivered.batchId(),
             delivered.app(), delivered.messageId(), delivered.callbackLogId(), delivered.deliveryCount(), policy,
             delivered.replayId());
         try {
             Disposition disposition = gate.run(request, () -> {
                 // parsed only when the effect runs: a duplicate does not pay for the XML parser
-                HandledEvent event = new HandledEvent(delivered.app(), delivered.eventType(), delivered.eventKey(),
+                HandledEvent event = new HandledEvent(delivered.app(), delivered.eventType(), handledKey,
                     dedupKey, delivered.batchId(), delivered.callbackLogId(), delivered.deliveryCount(),
                     delivered.plaintext(), parse(delivered));
                 handler.handle(event);
