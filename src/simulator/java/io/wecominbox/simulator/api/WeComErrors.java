@@ -17,6 +17,7 @@ public final class WeComErrors {
     public static final int EXTERNAL_USER_STARTED_CHATTING = 41051;
     public static final int OTHER_APP_SENDING = 41096;
     public static final int ACCESS_TOKEN_EXPIRED = 42001;
+    public static final int API_FREQUENCY_LIMIT = 45009;
 
     private static final Map<Integer, String> MESSAGES = Map.ofEntries(
             Map.entry(OK, "ok"),
@@ -30,7 +31,8 @@ public final class WeComErrors {
             Map.entry(WELCOME_CODE_INVALID, "invalid welcome_code"),
             Map.entry(EXTERNAL_USER_STARTED_CHATTING, "externaluser has started chatting"),
             Map.entry(OTHER_APP_SENDING, "other app is sending welcome msg"),
-            Map.entry(ACCESS_TOKEN_EXPIRED, "access_token expired"));
+            Map.entry(ACCESS_TOKEN_EXPIRED, "access_token expired"),
+            Map.entry(API_FREQUENCY_LIMIT, "api freq out of limit"));
 
     private WeComErrors() {
     }
