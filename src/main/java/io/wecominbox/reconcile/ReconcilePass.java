@@ -52,7 +52,7 @@ final class ReconcilePass {
         this.metrics = metrics;
         this.stopping = stopping;
         this.clock = clock;
-        this.pacer = new CallPacer(settings.callsPerMinute, System::nanoTime);
+        this.pacer = new CallPacer(settings.callsPerMinute(), System::nanoTime);
         this.backoff = settings.backoff();
     }
 

@@ -70,12 +70,12 @@ public class ReconcileService {
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
         tasks.add(scheduler.scheduleWithFixedDelay(() -> guarded("resume check", this::resumeInterrupted),
-            5_000, settings.resumeCheck.toMillis(), TimeUnit.MILLISECONDS));
-        if (settings.scheduleEnabled) {
+            5_000, settings.resumeCheck().toMillis(), TimeUnit.MILLISECONDS));
+        if (settings.scheduleEnabled()) {
             tasks.add(scheduler.scheduleWithFixedDelay(() -> guarded("scheduled pass", this::startScheduled),
-                settings.initialDelay.toMillis(), settings.interval.toMillis(), TimeUnit.MILLISECONDS));
-            LOG.info("reconcile passes every " + settings.interval + " per app (first after " + settings.initialDelay
-                + "), at most " + settings.callsPerMinute + " API calls a minute each");
+                settings.initialDelay().toMillis(), settings.interval().toMillis(), TimeUnit.MILLISECONDS));
+            LOG.info("reconcile passes every " + settings.interval() + " per app (first after " + settings.initialDelay()
+                + "), at most " + settings.callsPerMinute() + " API calls a minute each");
         } else {
             LOG.info("scheduled reconcile passes are off (wecom.reconcile.schedule.enabled=false); on demand only");
         }
@@ -92,13 +92,13 @@ public class ReconcileService {
         if (apps.find(app).app() == null) {
             throw new IllegalArgumentException("no WeCom app " + app + " is configured and ready");
         }
-        Optional<Long> id = runs.start(app, trigger, requestedBy, node(), settings.lease);
+        Optional<Long> id = runs.start(app, trigger, requestedBy, node(), settings.lease());
         id.ifPresent(this::submit);
         return id.flatMap(runs::find);
     }
 
     public String node() {
-        return settings.node.filter(n -> !n.isBlank()).orElseGet(() -> host() + "/"
+        return settings.node().filter(n -> !n.isBlank()).orElseGet(() -> host() + "/"
             + System.getProperty("wlp.server.name", "server"));
     }
 
@@ -110,7 +110,7 @@ public class ReconcileService {
     }
 
     private void resumeInterrupted() {
-        for (long id : runs.claimResumable(node(), settings.lease, Set.copyOf(active))) {
+        for (long id : runs.claimResumable(node(), settings.lease(), Set.copyOf(active))) {
             LOG.warning("reconcile run " + id + " was interrupted (its node stopped): resuming it from its last page");
             submit(id);
         }
@@ -136,7 +136,7 @@ public class ReconcileService {
                 runs.finish(runId, ReconcileRun.FAILED, "app " + run.app() + " is not configured here", node());
                 return;
             }
-            new ReconcilePass(new Owner(runId, run.app(), node(), settings.lease), corpId, new Api(), steps, runs,
+            new ReconcilePass(new Owner(runId, run.app(), node(), settings.lease()), corpId, new Api(), steps, runs,
                 settings, metrics, () -> stopping, clock).run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

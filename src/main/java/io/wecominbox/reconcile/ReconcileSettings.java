@@ -6,58 +6,101 @@ import java.time.Duration;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** The reconciliation pull's settings ({@code wecom.reconcile.*}, environment overrides as usual; docs/operations.md). */
+/**
+ * The reconciliation pull's settings ({@code wecom.reconcile.*}, environment overrides as usual; docs/operations.md).
+ * Read through methods: a field of a normal-scoped bean read from outside goes to its proxy.
+ */
 @ApplicationScoped
 public class ReconcileSettings {
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.schedule.enabled", defaultValue = "true")
-    boolean scheduleEnabled;
+    private boolean scheduleEnabled;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.interval", defaultValue = "PT30M")
-    Duration interval;
+    private Duration interval;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.initial-delay", defaultValue = "PT5M")
-    Duration initialDelay;
+    private Duration initialDelay;
 
     /** 600 a minute: 6 % of WeCom's 10,000 per API and corp, leaving the rest to everything else. */
     @Inject
     @ConfigProperty(name = "wecom.reconcile.calls-per-minute", defaultValue = "600")
-    int callsPerMinute;
+    private int callsPerMinute;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.members-per-call", defaultValue = "100")
-    int membersPerCall;
+    private int membersPerCall;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.page-limit", defaultValue = "100")
-    int pageLimit;
+    private int pageLimit;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.backoff-initial", defaultValue = "PT60S")
-    Duration backoffInitial;
+    private Duration backoffInitial;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.backoff-max", defaultValue = "PT15M")
-    Duration backoffMax;
+    private Duration backoffMax;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.max-attempts", defaultValue = "8")
-    int maxAttempts;
+    private int maxAttempts;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.lease", defaultValue = "PT5M")
-    Duration lease;
+    private Duration lease;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.resume-check", defaultValue = "PT1M")
-    Duration resumeCheck;
+    private Duration resumeCheck;
 
     @Inject
     @ConfigProperty(name = "wecom.reconcile.node")
-    Optional<String> node;
+    private Optional<String> node;
+
+    boolean scheduleEnabled() {
+        return scheduleEnabled;
+    }
+
+    Duration interval() {
+        return interval;
+    }
+
+    Duration initialDelay() {
+        return initialDelay;
+    }
+
+    int callsPerMinute() {
+        return callsPerMinute;
+    }
+
+    Duration backoffInitial() {
+        return backoffInitial;
+    }
+
+    Duration backoffMax() {
+        return backoffMax;
+    }
+
+    int maxAttempts() {
+        return maxAttempts;
+    }
+
+    Duration lease() {
+        return lease;
+    }
+
+    Duration resumeCheck() {
+        return resumeCheck;
+    }
+
+    Optional<String> node() {
+        return node;
+    }
 
     Backoff backoff() {
         return new Backoff(backoffInitial, backoffMax, maxAttempts);
