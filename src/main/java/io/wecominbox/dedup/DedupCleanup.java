@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import io.wecominbox.ops.metrics.ConsumerMetrics;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 

@@ -1,7 +1,5 @@
 package io.wecominbox.ingest;
 
-import io.wecominbox.ops.ErrorBody;
-import io.wecominbox.ops.metrics.IngestMetrics;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

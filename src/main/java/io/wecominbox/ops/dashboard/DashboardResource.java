@@ -2,7 +2,7 @@ package io.wecominbox.ops.dashboard;
 
 import io.wecominbox.ops.metrics.BrokerQueues;
 import io.wecominbox.ops.metrics.ConsumerActivity;
-import io.wecominbox.ops.metrics.IngestMetrics;
+import io.wecominbox.ingest.IngestMetrics;
 import io.wecominbox.ops.metrics.RetryRate;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

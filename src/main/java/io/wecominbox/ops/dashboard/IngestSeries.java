@@ -1,6 +1,6 @@
 package io.wecominbox.ops.dashboard;
 
-import io.wecominbox.ops.metrics.AckLatencyWindow;
+import io.wecominbox.ingest.AckLatencyWindow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.wecominbox.ops.metrics;
 
+import io.wecominbox.dedup.ConsumerMetrics;
+import io.wecominbox.metrics.MetricLabels;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;

@@ -1,6 +1,7 @@
 package io.wecominbox.ops.metrics;
 
 import io.wecominbox.ingest.WeComApps;
+import io.wecominbox.metrics.MetricLabels;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

@@ -1,6 +1,6 @@
 package io.wecominbox.ops.security;
 
-import io.wecominbox.ops.ErrorBody;
+import io.wecominbox.ingest.ErrorBody;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;

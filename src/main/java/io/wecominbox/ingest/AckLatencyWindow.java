@@ -1,4 +1,4 @@
-package io.wecominbox.ops.metrics;
+package io.wecominbox.ingest;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.wecominbox.ops;
+package io.wecominbox.ingest;
 
 /** The JSON body of every error answer: a stable code and a short human reason. */
 public record ErrorBody(String error, String reason) {

@@ -1,4 +1,4 @@
-package io.wecominbox.ops.metrics;
+package io.wecominbox.metrics;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

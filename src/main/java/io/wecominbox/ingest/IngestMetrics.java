@@ -1,6 +1,7 @@
-package io.wecominbox.ops.metrics;
+package io.wecominbox.ingest;
 
-import io.wecominbox.ops.metrics.AckLatencyWindow.Outcome;
+import io.wecominbox.ingest.AckLatencyWindow.Outcome;
+import io.wecominbox.metrics.MetricLabels;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package io.wecominbox.ops.metrics;
+package io.wecominbox.dedup;
 
 import java.time.Duration;
 

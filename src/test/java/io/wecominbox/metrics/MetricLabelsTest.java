@@ -1,4 +1,4 @@
-package io.wecominbox.ops.metrics;
+package io.wecominbox.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

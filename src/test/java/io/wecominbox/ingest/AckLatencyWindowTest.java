@@ -1,10 +1,10 @@
-package io.wecominbox.ops.metrics;
+package io.wecominbox.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.wecominbox.ops.metrics.AckLatencyWindow.Bucket;
-import io.wecominbox.ops.metrics.AckLatencyWindow.Outcome;
+import io.wecominbox.ingest.AckLatencyWindow.Bucket;
+import io.wecominbox.ingest.AckLatencyWindow.Outcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
