@@ -95,15 +95,16 @@ public class ReconcileRuns {
             s.setLong(1, runId);
             s.setString(2, node);
             try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                Array members = rs.getArray(1);
-                return Optional.of(new Progress(members == null ? null
-                    : Arrays.asList((String[]) members.getArray()), rs.getInt(2), rs.getString(3),
-                    rs.getObject(4, OffsetDateTime.class)));
+                return rs.next() ? Optional.of(progress(rs)) : Optional.empty();
             }
         }
+    }
+
+    // columns members, chunk_index, page_cursor, started_at
+    private static Progress progress(ResultSet rs) throws SQLException {
+        Array members = rs.getArray(1);
+        return new Progress(members == null ? null : Arrays.asList((String[]) members.getArray()), rs.getInt(2),
+            rs.getString(3), rs.getObject(4, OffsetDateTime.class));
     }
 
     /** Progress of the owner, in the caller's transaction (after {@link #lockOwned}); renews the lease. */
@@ -170,16 +171,10 @@ public class ReconcileRuns {
     /** Where a run stands (no lock), to start or resume paging it. */
     public Optional<Progress> progress(long runId) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(
-            "SELECT members, chunk_index, page_cursor, started_at, app FROM reconcile_run WHERE run_id = ?")) {
+            "SELECT members, chunk_index, page_cursor, started_at FROM reconcile_run WHERE run_id = ?")) {
             s.setLong(1, runId);
             try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                Array members = rs.getArray(1);
-                return Optional.of(new Progress(members == null ? null
-                    : Arrays.asList((String[]) members.getArray()), rs.getInt(2), rs.getString(3),
-                    rs.getObject(4, OffsetDateTime.class)));
+                return rs.next() ? Optional.of(progress(rs)) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new IllegalStateException("reconcile_run query failed (" + e.getSQLState() + ")", e);

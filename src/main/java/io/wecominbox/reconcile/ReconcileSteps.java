@@ -6,14 +6,13 @@ import io.wecominbox.handler.HandlerCatalog;
 import io.wecominbox.handler.contact.ExternalContactStore;
 import io.wecominbox.handler.contact.ExternalContactStore.ContactKey;
 import io.wecominbox.messaging.BackgroundMessageSender;
-import io.wecominbox.messaging.JndiNames;
+import io.wecominbox.messaging.HandlerQueues;
 import io.wecominbox.reconcile.ReconcileRun.Progress;
 import io.wecominbox.reconcile.ReconcileRuns.Step;
 import io.wecominbox.relationship.RelationshipGenerations;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.jms.Queue;
 import jakarta.transaction.Transactional;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,11 +21,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /**
@@ -61,7 +56,8 @@ public class ReconcileSteps {
     @Inject
     BackgroundMessageSender sender;
 
-    private final Map<String, Queue> queues = new ConcurrentHashMap<>();
+    @Inject
+    private HandlerQueues handlerQueues;
 
     /** Stores the member list fetched at the start; false when the run is no longer ours. */
     @Transactional
@@ -100,7 +96,7 @@ public class ReconcileSteps {
                     PulledEventMessage message = PulledEventMessage.of(owner.app(), new PulledContact(corpId,
                         r.userId(), r.externalUserId(), r.state(), observedAt, r.followCreatedAt(), owner.runId()));
                     for (EventHandler handler : targets) {
-                        sender.send(queue(handler.name()), message.body(), message.properties());
+                        sender.send(handlerQueues.of(handler.name()), message.body(), message.properties());
                     }
                     found++;
                 } else {
@@ -188,17 +184,6 @@ public class ReconcileSteps {
             s.setObject(7, OffsetDateTime.ofInstant(observedAt, ZoneOffset.UTC));
             return s.executeUpdate() == 1;
         }
-    }
-
-    private Queue queue(String handler) {
-        return queues.computeIfAbsent(handler, name -> {
-            String jndi = JndiNames.handlerQueue(name);
-            try {
-                return (Queue) new InitialContext().lookup(jndi);
-            } catch (NamingException e) {
-                throw new IllegalStateException("no queue " + jndi + " for handler " + name + " (server.xml)", e);
-            }
-        });
     }
 
     /** Who runs which pass, with the lease each committed step renews. */

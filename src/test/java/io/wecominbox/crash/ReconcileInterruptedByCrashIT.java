@@ -3,11 +3,10 @@ package io.wecominbox.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.platform.DeliveryOutcome;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
-import io.wecominbox.testsupport.FakeWeCom;
+import io.wecominbox.testsupport.LibertyAndWeComExtension;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.ReconcileApi;
@@ -17,10 +16,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * kill -9 of Liberty in the middle of a reconcile pass (pages committed, pulled events being consumed):
@@ -38,37 +36,19 @@ class ReconcileInterruptedByCrashIT {
     private static final String PREPARED_HERE =
             "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
 
-    private static final LibertyProcess LIBERTY = new LibertyProcess();
+    @RegisterExtension
+    static final LibertyAndWeComExtension STACK = new LibertyAndWeComExtension();
+    private static final LibertyProcess LIBERTY = STACK.liberty();
     private static final String MEMBER_PREFIX = "rcx" + UUID.randomUUID().toString().substring(0, 6);
 
-    private static WeComSimulator wecom;
-
-    @BeforeAll
-    static void startServerAndWeCom() throws Exception {
-        LIBERTY.installApplication();
-        wecom = FakeWeCom.start();
-        LIBERTY.start();
-    }
-
-    @AfterAll
-    static void stopServerAndWeCom() throws Exception {
-        try {
-            LIBERTY.stop();
-            LIBERTY.removeApplication();
-        } finally {
-            if (wecom != null) {
-                wecom.close();
-            }
-        }
-    }
 
     @Test
     void aPassKilledMidwayResumesAtRestartAndFindsEveryLostAddExactlyOnce() throws Exception {
         List<SimEvent> lost = new ArrayList<>();
         for (int i = 0; i < LOST; i++) {
-            lost.add(wecom.newContactAddedBy(APP, MEMBER_PREFIX + (i % MEMBERS), true));
+            lost.add(STACK.wecom().newContactAddedBy(APP, MEMBER_PREFIX + (i % MEMBERS), true));
         }
-        List<DeliveryOutcome> outcomes = wecom.deliverDuringOutage(lost);
+        List<DeliveryOutcome> outcomes = STACK.wecom().deliverDuringOutage(lost);
         assertTrue(outcomes.stream().noneMatch(DeliveryOutcome::acknowledged), "WeCom gave up on every add");
 
         long run = ReconcileApi.start(APP);
@@ -99,7 +79,7 @@ class ReconcileInterruptedByCrashIT {
         assertEquals(LOST, Sql.count("SELECT count(*) FROM reconcile_found WHERE run_id = ?", run),
                 "each relationship published once by the pass");
         for (SimEvent e : lost) {
-            assertEquals(0, wecom.successfulWelcomeSends(e.welcomeCode()), "no welcome for a pulled record");
+            assertEquals(0, STACK.wecom().successfulWelcomeSends(e.welcomeCode()), "no welcome for a pulled record");
         }
     }
 
