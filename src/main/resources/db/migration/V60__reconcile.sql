@@ -37,7 +37,7 @@ COMMENT ON COLUMN reconcile_run.run_id IS 'Run id (GET /api/ops/reconcile-runs/{
 COMMENT ON COLUMN reconcile_run.app IS 'WeCom app name (wecom.apps) whose customers were pulled.';
 COMMENT ON COLUMN reconcile_run.trigger IS 'SCHEDULE (wecom.reconcile.interval) or OPERATOR (admin API).';
 COMMENT ON COLUMN reconcile_run.requested_by IS 'Admin API principal for OPERATOR runs; null for scheduled ones.';
-COMMENT ON COLUMN reconcile_run.state IS 'RUNNING, DONE (complete pass: every member''s customers paged, missing relationships marked gone), FAILED (stopped early: see stop_reason; nothing was marked gone), CANCELLED.';
+COMMENT ON COLUMN reconcile_run.state IS 'RUNNING, DONE (complete pass: every member''s customers paged, unlisted relationships published as gone), FAILED (stopped early: see stop_reason; nothing was marked gone), CANCELLED (reserved: no API cancels a pass yet).';
 COMMENT ON COLUMN reconcile_run.started_at IS 'When the pass started (our clock). Relationships known before it and not listed by a complete pass are marked gone as of this time.';
 COMMENT ON COLUMN reconcile_run.finished_at IS 'When it became DONE, FAILED or CANCELLED; null while RUNNING.';
 COMMENT ON COLUMN reconcile_run.runner_node IS 'Server running it (host/server name); taken over by another node when lease_until has passed.';
@@ -50,7 +50,7 @@ COMMENT ON COLUMN reconcile_run.api_calls IS 'WeCom API calls made (retries incl
 COMMENT ON COLUMN reconcile_run.records_seen IS 'follow_info records (member, customer) listed.';
 COMMENT ON COLUMN reconcile_run.records_new IS 'Records the contact store did not know as a current relationship: published to the contact and crm handlers (see reconcile_found).';
 COMMENT ON COLUMN reconcile_run.records_known IS 'Records already current in external_contact (marked seen by this run).';
-COMMENT ON COLUMN reconcile_run.marked_gone IS 'Relationships we held that a complete pass did not list: external_contact.status GONE.';
+COMMENT ON COLUMN reconcile_run.marked_gone IS 'Relationships we held as current that the complete pass did not list: published as gone (a del_follow_user of this run) to the contact handler (external_contact.status GONE unless it changed meanwhile) and the crm handler (told once per generation).';
 COMMENT ON COLUMN reconcile_run.errors IS 'API calls that failed (rate limit, token, transport); each was retried with back-off.';
 COMMENT ON COLUMN reconcile_run.resumes IS 'How often the pass was resumed after its node stopped or crashed.';
 COMMENT ON COLUMN reconcile_run.stop_reason IS 'Why it stopped (DONE: "complete"; FAILED: the last error, never a token or secret).';

@@ -56,7 +56,7 @@ public final class EventKeys {
         if (e.field(PulledContact.RUN_FIELD) != null) {
             // a pulled record (never a callback): its own key per run; the handlers re-key it by generation
             return new EventKeyBuilder("external_contact").with("reconciled").with(e.field(PulledContact.RUN_FIELD))
-                .with(e.userId()).with(e.externalUserId()).build();
+                .with(changeType).with(e.userId()).with(e.externalUserId()).build();
         }
         return switch (changeType) {
             case "add_external_contact", "add_half_external_contact" -> e.welcomeCode() != null
@@ -80,6 +80,15 @@ public final class EventKeys {
     public static String relationshipGeneration(String userId, String externalUserId, int generation) {
         return new EventKeyBuilder("external_contact").with("relationship").with(userId).with(externalUserId)
             .with(Integer.toString(generation)).build();
+    }
+
+    /**
+     * The end of one generation found by a complete reconcile pass (its delete callback was lost): once per
+     * generation. Delete callbacks keep their own keys (two deletes of one generation are two facts).
+     */
+    public static String relationshipGone(String userId, String externalUserId, int generation) {
+        return new EventKeyBuilder("external_contact").with("relationship").with(userId).with(externalUserId)
+            .with(Integer.toString(generation)).with("gone").build();
     }
 
     private static EventKeyBuilder memberAndCustomer(WeComEvent e) {

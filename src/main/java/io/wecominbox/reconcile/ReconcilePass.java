@@ -125,7 +125,7 @@ final class ReconcilePass {
             return;
         }
         String reason = "complete: " + members.size() + " members, " + chunks.count() + " chunks, " + gone
-            + " marked gone";
+            + " not listed (published as gone)";
         if (runs.finish(owner.runId(), ReconcileRun.DONE, reason, owner.node())) {
             metrics.finished(owner.app(), ReconcileRun.DONE);
             LOG.info("reconcile run " + owner.runId() + " for app " + owner.app() + " " + reason);
@@ -136,7 +136,8 @@ final class ReconcilePass {
         List<ContactKey> unlisted = steps.unlisted(owner, members, startedAt);
         int gone = 0;
         for (int i = 0; i < unlisted.size(); i += GONE_BATCH) {
-            int marked = steps.gone(owner, unlisted.subList(i, Math.min(unlisted.size(), i + GONE_BATCH)), startedAt);
+            int marked = steps.gone(owner, corpId, unlisted.subList(i, Math.min(unlisted.size(), i + GONE_BATCH)),
+                startedAt);
             if (marked < 0) {
                 return -1;
             }

@@ -9,7 +9,6 @@ import io.wecominbox.messaging.BackgroundMessageSender;
 import io.wecominbox.messaging.HandlerQueues;
 import io.wecominbox.reconcile.ReconcileRun.Progress;
 import io.wecominbox.reconcile.ReconcileRuns.Step;
-import io.wecominbox.relationship.RelationshipGenerations;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -27,7 +26,7 @@ import javax.sql.DataSource;
 /**
  * The transactions of a pass, each one XA transaction with the run's progress row: committing a page (its
  * known relationships marked seen, its new ones published to the relationship-keyed handlers' queues and
- * recorded in reconcile_found) and marking unlisted relationships gone. The run's row is locked first and
+ * recorded in reconcile_found) and publishing unlisted relationships as gone. The run's row is locked first and
  * must still be owned by this node at the progress it expects, so a page is never committed twice.
  */
 @ApplicationScoped
@@ -46,9 +45,6 @@ public class ReconcileSteps {
 
     @Inject
     ExternalContactStore contacts;
-
-    @Inject
-    RelationshipGenerations generations;
 
     @Inject
     HandlerCatalog handlers;
@@ -94,7 +90,7 @@ public class ReconcileSteps {
                     known++;
                 } else if (recordFound(c, owner, r, observedAt)) {
                     PulledEventMessage message = PulledEventMessage.of(owner.app(), new PulledContact(corpId,
-                        r.userId(), r.externalUserId(), r.state(), observedAt, r.followCreatedAt(), owner.runId()));
+                        r.userId(), r.externalUserId(), r.state(), observedAt, r.followCreatedAt(), owner.runId(), false));
                     for (EventHandler handler : targets) {
                         sender.send(handlerQueues.of(handler.name()), message.body(), message.properties());
                     }
@@ -139,28 +135,30 @@ public class ReconcileSteps {
     }
 
     /**
-     * Marks a batch of unlisted relationships GONE as of the pass's start, each under its relationship lock
-     * with its generation ended, as a delete callback would; returns how many changed (a callback may have
-     * re-added one meanwhile).
+     * Publishes a batch of unlisted relationships as gone (del_follow_user events of this run, ended as of
+     * its start) to the relationship-keyed handlers, with the run's count, in one XA transaction: the contact
+     * handler marks each GONE unless it changed meanwhile, the crm tells the CRM once per generation.
+     * Returns how many were published, or -1 when the run is no longer ours.
      */
     @Transactional
-    public int gone(Owner owner, List<ContactKey> batch, Instant startedAt) {
+    public int gone(Owner owner, String corpId, List<ContactKey> batch, Instant startedAt) {
         try (Connection c = dataSource.getConnection()) {
-            if (runs.lockOwned(c, owner.runId(), owner.node()).isEmpty()) {
+            Progress p = runs.lockOwned(c, owner.runId(), owner.node()).orElse(null);
+            if (p == null) {
                 return -1;
             }
-            int gone = 0;
+            List<EventHandler> targets = handlers.handlers().stream().filter(EventHandler::keyedByRelationship).toList();
+            Instant endedAt = Instant.ofEpochSecond(startedAt.getEpochSecond());
             for (ContactKey key : batch) {
-                generations.lock(c, key.app(), key.userId(), key.externalUserId());
-                if (contacts.gone(c, key, startedAt, knownBefore(startedAt), owner.runId())) {
-                    generations.endedUnlisted(c, key.app(), key.userId(), key.externalUserId(), startedAt);
-                    gone++;
+                PulledEventMessage message = PulledEventMessage.of(owner.app(), new PulledContact(corpId, key.userId(),
+                    key.externalUserId(), null, endedAt, null, owner.runId(), true));
+                for (EventHandler handler : targets) {
+                    sender.send(handlerQueues.of(handler.name()), message.body(), message.properties());
                 }
             }
-            Progress p = runs.lockOwned(c, owner.runId(), owner.node()).orElseThrow();
-            runs.advance(c, owner.runId(), new Step(null, p.chunkIndex(), p.cursor(), 0, 0, 0, 0, 0, 0, gone),
+            runs.advance(c, owner.runId(), new Step(null, p.chunkIndex(), p.cursor(), 0, 0, 0, 0, 0, 0, batch.size()),
                 owner.lease());
-            return gone;
+            return batch.size();
         } catch (SQLException e) {
             throw new IllegalStateException("reconcile gone step failed (" + e.getSQLState() + ")", e);
         }

@@ -55,7 +55,8 @@ public class RelationshipGenerations {
 
     /**
      * For change_external_contact events: adds (callback or pulled) get the relationship-generation key,
-     * deletes end their generation and keep their own key, anything else is unchanged.
+     * deletes end their generation and keep their own key, a pulled "gone" ends the current generation under
+     * the relationship-gone key (stale when it had ended already), anything else is unchanged.
      *
      * @return the key as {@code {app}:{key}}, like the ingest's event keys
      */
@@ -69,32 +70,34 @@ public class RelationshipGenerations {
             return RelationshipKey.unchanged();
         }
         Instant at = Instant.ofEpochSecond(e.createTime());
+        var pulled = PulledContact.of(e);
         try (Connection c = dataSource.getConnection()) {
             lock(c, app, e.userId(), e.externalUserId());
             List<Generation> known = known(c, app, e.userId(), e.externalUserId());
-            var pulled = PulledContact.of(e);
-            Decision decision = pulled.isPresent()
-                ? GenerationRule.pulled(known, at, pulled.get().followCreatedAt())
-                : add ? GenerationRule.callbackAdd(known, at) : GenerationRule.delete(known, at);
-            apply(c, app, e.userId(), e.externalUserId(), decision, pulled.isPresent() ? "RECONCILE"
-                : add ? "CALLBACK" : "DELETE", pulled.map(PulledContact::runId).orElse(null));
+            Decision decision;
+            if (pulled.isPresent() && pulled.get().gone()) {
+                decision = GenerationRule.delete(known, at);
+                if (decision instanceof GenerationRule.Existing) {
+                    return RelationshipKey.stale(); // already ended by a delete we hold: nothing is gone
+                }
+            } else if (pulled.isPresent()) {
+                decision = GenerationRule.pulled(known, at, pulled.get().followCreatedAt());
+            } else {
+                decision = add ? GenerationRule.callbackAdd(known, at) : GenerationRule.delete(known, at);
+            }
+            apply(c, app, e.userId(), e.externalUserId(), decision, pulled.isPresent() && !pulled.get().gone()
+                ? "RECONCILE" : add ? "CALLBACK" : "DELETE", pulled.map(PulledContact::runId).orElse(null));
             if (decision instanceof Stale) {
                 return RelationshipKey.stale();
+            }
+            if (pulled.isPresent() && pulled.get().gone()) {
+                return RelationshipKey.keyed(app + ":" + EventKeys.relationshipGone(e.userId(), e.externalUserId(),
+                    decision.generation()));
             }
             return add ? RelationshipKey.keyed(app + ":" + EventKeys.relationshipGeneration(e.userId(),
                 e.externalUserId(), decision.generation())) : RelationshipKey.unchanged();
         } catch (SQLException ex) {
             throw new IllegalStateException("external_contact_generation failed (" + ex.getSQLState() + ")", ex);
-        }
-    }
-
-    /** A complete reconcile pass no longer lists the relationship: its current generation ended at {@code at}. */
-    public void endedUnlisted(Connection c, String app, String userId, String externalUserId, Instant at)
-            throws SQLException {
-        List<Generation> known = known(c, app, userId, externalUserId);
-        Decision decision = GenerationRule.delete(known, at);
-        if (decision instanceof End) {
-            apply(c, app, userId, externalUserId, decision, "DELETE", null);
         }
     }
 

@@ -94,6 +94,6 @@ class ReconcileInterruptedByCrashIT {
 
     private static long crmMessages() {
         return BrokerConsole.countMessages("crm.outbound",
-                "eventKey LIKE '" + APP + ":external_contact:relationship:" + MEMBER_PREFIX + "%'");
+                "eventKey LIKE '" + APP + ":external_contact:relationship:" + MEMBER_PREFIX + "%' AND eventKey NOT LIKE '%:gone'");
     }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class PulledContactTest {
 
     private final PulledContact pulled = new PulledContact("wxcorp", "lisi", "wmCustomer", "vip",
-        Instant.ofEpochSecond(1_733_050_000), Instant.ofEpochSecond(1_733_040_000), 42);
+        Instant.ofEpochSecond(1_733_050_000), Instant.ofEpochSecond(1_733_040_000), 42, false);
 
     @Test
     void itReadsBackAsTheSameRecordWithoutAWelcomeCode() throws Exception {
@@ -21,6 +21,17 @@ class PulledContactTest {
         assertEquals("change_external_contact", e.typeName());
         assertEquals("add_external_contact", e.changeType());
         assertNull(e.welcomeCode(), "no welcome can ever be attempted for a pulled record");
+    }
+
+    @Test
+    void aGoneRelationshipTravelsAsADelFollowUserOfItsRun() throws Exception {
+        PulledContact gone = new PulledContact("wxcorp", "lisi", "wmCustomer", null, Instant.ofEpochSecond(1_733_060_000),
+            null, 43, true);
+        WeComEvent e = WeComEvent.parse(gone.toXml());
+        assertEquals("del_follow_user", e.changeType());
+        assertEquals(gone, PulledContact.of(e).orElseThrow());
+        assertNotEquals(EventKeys.relationshipGeneration("lisi", "wmCustomer", 1),
+            EventKeys.relationshipGone("lisi", "wmCustomer", 1), "an end is its own fact, once per generation");
     }
 
     @Test

@@ -131,12 +131,16 @@ class ReconcilePullIT {
         JsonObject failed = ReconcileApi.awaitEnd(partial, WAIT);
         assertEquals("FAILED", failed.getString("state"), failed.toString());
         assertEquals("ADDED", status(members + "d", customer), "a partial pass marks nothing gone");
+        assertEquals(0, crmMessagesOf(members + "d", customer, "1:gone"), "and tells the crm nothing");
 
         sim.reset();
         long complete = ReconcileApi.start(APP);
         JsonObject done = ReconcileApi.awaitEnd(complete, WAIT);
         assertEquals("DONE", done.getString("state"), done.toString());
-        assertEquals("GONE", status(members + "d", customer), "the complete pass marked the missed deletion");
+        assertTrue(Poll.until(WAIT, () -> "GONE".equals(status(members + "d", customer))),
+            "the complete pass marked the missed deletion: " + status(members + "d", customer));
+        assertTrue(Poll.until(WAIT, () -> crmMessagesOf(members + "d", customer, "1:gone") == 1),
+            "the crm was told once that generation 1 ended");
         assertEquals(String.valueOf(complete), Sql.text("SELECT reconcile_run_id::text FROM external_contact"
             + " WHERE user_id = ? AND external_user_id = ?", members + "d", customer));
         assertEquals("ADDED", status(members + "d", field(kept, "ExternalUserID")));
@@ -145,7 +149,9 @@ class ReconcilePullIT {
         // the customer comes back: the re-add callback is a new generation, so crm hears of it again
         assertTrue(sim.deliver(sim.newContactReAdded(APP, members + "d", customer)).acknowledged());
         assertTrue(Poll.until(WAIT, () -> "ADDED".equals(status(members + "d", customer))
-            && crmMessagesOf(members + "d", customer) == 2), "re-added: crm " + crmMessagesOf(members + "d", customer));
+            && crmMessagesOf(members + "d", customer, "2") == 1), "re-added: a new generation for the crm");
+        assertEquals(1, crmMessagesOf(members + "d", customer, "1"), "generation 1 was told once");
+        assertEquals(1, crmMessagesOf(members + "d", customer, "1:gone"), "and its end once");
     }
 
     private long contactRows(String memberPrefix, Long run) {
@@ -160,18 +166,22 @@ class ReconcilePullIT {
             APP, field(e, "UserID"), field(e, "ExternalUserID"));
     }
 
+    /** CRM messages about these members' customers being added (ends excluded). */
     private static long crmMessages(String memberPrefix) {
-        return BrokerConsole.countMessages("crm.outbound",
-            "eventKey LIKE '" + APP + ":external_contact:relationship:" + memberPrefix + "%'");
+        return BrokerConsole.countMessages("crm.outbound", "eventKey LIKE '" + APP + ":external_contact:relationship:"
+            + memberPrefix + "%' AND eventKey NOT LIKE '%:gone'");
     }
 
+    /** CRM messages about the customer's adds, any generation (not their ends). */
     private static long crmMessagesOf(SimEvent e) {
-        return crmMessagesOf(field(e, "UserID"), field(e, "ExternalUserID"));
+        return BrokerConsole.countMessages("crm.outbound", "eventKey LIKE '" + APP + ":external_contact:relationship:"
+            + field(e, "UserID") + ":" + field(e, "ExternalUserID") + ":%' AND eventKey NOT LIKE '%:gone'");
     }
 
-    private static long crmMessagesOf(String member, String customer) {
+    /** CRM messages under exactly this relationship key suffix ("1", "2", "1:gone"). */
+    private static long crmMessagesOf(String member, String customer, String suffix) {
         return BrokerConsole.countMessages("crm.outbound",
-            "eventKey LIKE '" + APP + ":external_contact:relationship:" + member + ":" + customer + ":%'");
+            "eventKey = '" + APP + ":external_contact:relationship:" + member + ":" + customer + ":" + suffix + "'");
     }
 
     private long crmDispositions(String... dispositions) {

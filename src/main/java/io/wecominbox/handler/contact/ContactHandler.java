@@ -60,6 +60,12 @@ public class ContactHandler implements EventHandler {
             return;
         }
         var pulled = PulledContact.of(e);
+        if (pulled.isPresent() && pulled.get().gone()) {
+            boolean gone = store.goneByReconcile(pulled.get(), event.app());
+            LOG.fine(() -> (gone ? "external_contact marked GONE by reconcile run " : "external_contact changed since run ")
+                + pulled.get().runId() + ": " + event);
+            return;
+        }
         if (pulled.isPresent()) {
             boolean found = store.addedByReconcile(pulled.get(), event.app());
             LOG.fine(() -> (found ? "external_contact found by reconcile run " : "external_contact already current, run ")

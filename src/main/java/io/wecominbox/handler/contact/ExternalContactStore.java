@@ -1,6 +1,7 @@
 package io.wecominbox.handler.contact;
 
 import io.wecominbox.event.PulledContact;
+import io.wecominbox.relationship.GenerationRule;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -120,10 +121,14 @@ public class ExternalContactStore {
     // What a complete reconcile pass did not list: ended as of the pass's start, if still current and known
     // from before it (an add newer than the start may simply be missing from a page fetched earlier).
     private static final String GONE = """
-            UPDATE external_contact SET status = 'GONE', deleted_at = ?, delete_source = NULL,
-                last_event_at = greatest(last_event_at, ?), reconcile_run_id = ?, updated_at = now()
-            WHERE app = ? AND user_id = ? AND external_user_id = ? AND deleted_at IS NULL AND added_at IS NOT NULL
-              AND added_at < ? AND last_seen_run_id IS DISTINCT FROM ?
+            WITH target AS (SELECT ?::text AS app, ?::text AS user_id, ?::text AS external_user_id,
+                                   ?::timestamptz AS known_before, ?::bigint AS run_id, ?::timestamptz AS ended_at)
+            UPDATE external_contact c SET status = 'GONE', deleted_at = t.ended_at, delete_source = NULL,
+                last_event_at = greatest(c.last_event_at, t.ended_at), reconcile_run_id = t.run_id, updated_at = now()
+            FROM target t
+            WHERE c.app = t.app AND c.user_id = t.user_id AND c.external_user_id = t.external_user_id
+              AND c.deleted_at IS NULL AND c.added_at IS NOT NULL AND c.added_at < t.known_before
+              AND c.last_seen_run_id IS DISTINCT FROM t.run_id
             """;
 
     private static final String SEEN = """
@@ -202,20 +207,14 @@ public class ExternalContactStore {
         return keys;
     }
 
-    /** Marks one unlisted relationship GONE as of {@code endedAt}; false if it changed meanwhile. */
-    public boolean gone(Connection c, ContactKey key, Instant endedAt, Instant knownBefore, long runId)
-            throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(GONE)) {
-            s.setObject(1, utc(endedAt));
-            s.setObject(2, utc(endedAt));
-            s.setLong(3, runId);
-            s.setString(4, key.app());
-            s.setString(5, key.userId());
-            s.setString(6, key.externalUserId());
-            s.setObject(7, utc(knownBefore));
-            s.setLong(8, runId);
-            return s.executeUpdate() == 1;
-        }
+    /**
+     * A complete pass did not list the relationship: GONE as of the pass's start, unless it changed since
+     * the pass chose it (re-added, listed, deleted by a callback). True when it was marked.
+     */
+    public boolean goneByReconcile(PulledContact gone, String app) {
+        Instant knownBefore = gone.observedAt().minus(GenerationRule.CLOCK_SKEW_MARGIN);
+        return update(GONE, new ContactKey(app, gone.userId(), gone.externalUserId()), utc(knownBefore),
+            gone.runId(), utc(gone.observedAt()));
     }
 
     private boolean update(String sql, ContactKey key, Object... values) {

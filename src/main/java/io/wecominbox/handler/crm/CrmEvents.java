@@ -31,8 +31,9 @@ final class CrmEvents {
         var pulled = PulledContact.of(e);
         if (pulled.isPresent()) {
             // no callback time: when a pull saw it, and when the member first added the customer
+            // a gone one had ended by the start of the pass that no longer listed it
             json.add("origin", "reconcile").add("reconcileRunId", pulled.get().runId())
-                .add("observedAt", pulled.get().observedAt().toString());
+                .add(pulled.get().gone() ? "endedBy" : "observedAt", pulled.get().observedAt().toString());
             if (pulled.get().followCreatedAt() != null) {
                 json.add("firstAddedAt", pulled.get().followCreatedAt().toString());
             }
