@@ -19,6 +19,8 @@ import java.util.Optional;
  *       is newer than what the page showed).</li>
  *   <li>A delete at t ends the latest generation that can have begun by then; if none, the delete arrived
  *       before its add, and it records that generation (its add range ends at t, so the late add joins it).</li>
+ *   <li>A relationship a complete pass (started at t) did not list ended by t, unless a delete we hold
+ *       ended it already ({@link #gone}).</li>
  * </ul>
  */
 public final class GenerationRule {
@@ -81,15 +83,37 @@ public final class GenerationRule {
     }
 
     public static Decision delete(List<Generation> known, Instant t) {
-        Optional<Generation> ended = known.stream().filter(g -> g.begunBy(t))
-            .max(Comparator.comparing((Generation g) -> g.addedFrom() == null ? Instant.MIN : g.addedFrom())
-                .thenComparingInt(Generation::number));
+        Optional<Generation> ended = begunBy(known, t);
         if (ended.isEmpty()) {
             return new Begin(next(known), null, t, t);
         }
         Generation g = ended.get();
         // a second delete of one generation (member and customer both deleted) keeps the earlier end
         return g.endedAt() != null && !g.endedAt().isAfter(t) ? new Existing(g.number()) : new End(g.number(), t);
+    }
+
+    /**
+     * A complete reconcile pass that started at {@code t} no longer lists the relationship: the generation
+     * current then ended by {@code t}. The same record seen by the second handler finds it ended at exactly
+     * {@code t} (the same generation); one a delete callback ended otherwise is stale (that delete told us).
+     */
+    public static Decision gone(List<Generation> known, Instant t) {
+        Optional<Generation> ended = begunBy(known, t);
+        if (ended.isEmpty()) {
+            return new Begin(next(known), null, t, t);
+        }
+        Generation g = ended.get();
+        if (g.current()) {
+            return new End(g.number(), t);
+        }
+        return g.endedAt().equals(t) ? new Existing(g.number()) : new Stale();
+    }
+
+    // the latest generation that can have begun by t: the one a delete at t ends
+    private static Optional<Generation> begunBy(List<Generation> known, Instant t) {
+        return known.stream().filter(g -> g.begunBy(t))
+            .max(Comparator.comparing((Generation g) -> g.addedFrom() == null ? Instant.MIN : g.addedFrom())
+                .thenComparingInt(Generation::number));
     }
 
     private static Optional<Generation> latest(List<Generation> known) {

@@ -76,10 +76,7 @@ public class RelationshipGenerations {
             List<Generation> known = known(c, app, e.userId(), e.externalUserId());
             Decision decision;
             if (pulled.isPresent() && pulled.get().gone()) {
-                decision = GenerationRule.delete(known, at);
-                if (decision instanceof GenerationRule.Existing) {
-                    return RelationshipKey.stale(); // already ended by a delete we hold: nothing is gone
-                }
+                decision = GenerationRule.gone(known, at);
             } else if (pulled.isPresent()) {
                 decision = GenerationRule.pulled(known, at, pulled.get().followCreatedAt());
             } else {

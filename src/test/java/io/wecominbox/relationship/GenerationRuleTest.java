@@ -104,6 +104,26 @@ class GenerationRuleTest {
         assertEquals(FIRST_ADD.plusSeconds(10), known.get(0).endedAt());
     }
 
+    @Test
+    void aRelationshipAPassNoLongerListsEndsOnceForBothHandlers() {
+        callbackAdd(FIRST_ADD);
+        assertEquals(new End(1, PULLED), gone(PULLED));
+        assertEquals(new Existing(1), gone(PULLED), "the second handler meets the same end");
+        assertEquals(new Begin(2, PULLED.plusSeconds(60), PULLED.plusSeconds(60), null),
+            callbackAdd(PULLED.plusSeconds(60)), "a re-add after it is a new fact");
+    }
+
+    @Test
+    void aRelationshipADeleteCallbackAlreadyEndedIsNotGoneAgain() {
+        callbackAdd(FIRST_ADD);
+        delete(FIRST_ADD.plusSeconds(100));
+        assertInstanceOf(Stale.class, gone(PULLED));
+    }
+
+    private Decision gone(Instant t) {
+        return apply(GenerationRule.gone(known, t));
+    }
+
     private Decision callbackAdd(Instant t) {
         return apply(GenerationRule.callbackAdd(known, t));
     }

@@ -121,6 +121,9 @@ class DashboardBrowserIT {
                 "retryspan", "welcomes")) {
             assertEquals("ready", panels.getJsonObject(ready).getString("state"), ready + ": " + panels.getJsonObject(ready));
         }
+        // reconcile passes: drawn from GET /api/ops/reconcile-runs (empty or ready, depending on the tests before)
+        assertTrue(List.of("ready", "empty").contains(panels.getJsonObject("reconcile").getString("state")),
+                "reconcile: " + panels.getJsonObject("reconcile"));
         assertTrue(seen.getInt("bars") >= 3, "ingest columns: " + seen.getInt("bars"));
         assertTrue(seen.getInt("latencyPoints") >= 3, "latency points: " + seen.getInt("latencyPoints"));
         assertTrue(seen.getInt("wecomRetries") >= 4, "WeCom's retries stand out: " + seen);
