@@ -111,6 +111,31 @@ class ReconcilePullIT {
     }
 
     @Test
+    void aPullAndLateCallbacksOfTheSameAddsAtOnceTellTheCrmOnceEach() {
+        WeComSimulator sim = WECOM.simulator();
+        List<SimEvent> lost = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            lost.add(sim.newContactAddedBy(APP, members + "e" + (i % 2), false));
+        }
+        assertTrue(sim.deliverDuringOutage(lost).stream().noneMatch(DeliveryOutcome::acknowledged));
+
+        // both sources at the same moment: the pass's pulled records and the callbacks race to the handlers
+        List<java.util.concurrent.CompletableFuture<DeliveryOutcome>> late = lost.stream().map(sim::deliverAsync).toList();
+        long run = ReconcileApi.start(APP);
+        late.forEach(f -> assertTrue(f.join().acknowledged()));
+        assertEquals("DONE", ReconcileApi.awaitEnd(run, WAIT).getString("state"));
+        assertTrue(Poll.until(WAIT, () -> contactRows(members, null) == 4 && crmMessages(members) == 4),
+            "contact rows " + contactRows(members, null) + ", crm " + crmMessages(members));
+        Poll.sleep(2_000); // a second effect of either source would land within this
+        for (SimEvent e : lost) {
+            assertEquals(1, contactRowsOf(e), "one contact row for " + e.id());
+            assertEquals(1, crmMessagesOf(e), "one crm message for " + e.id());
+        }
+        assertEquals(4, Sql.count("SELECT count(*) FROM external_contact_generation WHERE app = ? AND user_id LIKE ?",
+            APP, members + "%"), "one generation per relationship, whichever source recorded it");
+    }
+
+    @Test
     void aDeletionMissedIsMarkedGoneByACompletePassAndNotByAPartialOne() {
         WeComSimulator sim = WECOM.simulator();
         SimEvent kept = sim.newContactAddedBy(APP, members + "d", false);
