@@ -86,8 +86,8 @@ public class HandlerRunner {
             // in this transaction, under the relationship's lock: callback and pulled record agree on the key
             RelationshipKey key = relationships.keyFor(delivered.app(), parse(delivered));
             if (key.kind() == RelationshipKey.Kind.STALE) {
-                LOG.info(handler.name() + ": pulled record " + delivered.eventKey() + " is older than a delete we hold:"
-                    + " acknowledged without effect");
+                LOG.info(handler.name() + ": pulled record " + delivered.eventKey() + " is contradicted by a newer"
+                    + " delete we hold (stale): acknowledged without effect");
                 return;
             }
             if (key.kind() == RelationshipKey.Kind.KEYED) {

@@ -25,7 +25,9 @@ import javax.sql.DataSource;
  *       the contact as added (we missed the add);</li>
  *   <li>a delete applies unless the row holds a newer add; it leaves a tombstone when the row is missing, so a
  *       late edit or an older add still finds it;</li>
- *   <li>a transfer_fail notes the reason, and never changes an existing row's status.</li>
+ *   <li>a transfer_fail notes the reason, and never changes an existing row's status;</li>
+ *   <li>a reconcile pull's record creates a missing row or revives one deleted before its page was fetched,
+ *       and a complete pass's "gone" ends a current row it did not list (status GONE); both name their run.</li>
  * </ul>
  */
 @ApplicationScoped
