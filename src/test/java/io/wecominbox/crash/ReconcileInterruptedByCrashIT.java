@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.wecominbox.simulator.platform.DeliveryOutcome;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.InDoubt;
 import io.wecominbox.testsupport.LibertyAndWeComExtension;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
@@ -33,8 +34,6 @@ class ReconcileInterruptedByCrashIT {
     private static final int MEMBERS = 6;
     private static final int LOST = 30;
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final String PREPARED_HERE =
-            "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
 
     @RegisterExtension
     static final LibertyAndWeComExtension STACK = new LibertyAndWeComExtension();
@@ -64,8 +63,8 @@ class ReconcileInterruptedByCrashIT {
         JsonObject ended = ReconcileApi.awaitEnd(run, WAIT);
         assertEquals("DONE", ended.getString("state"), ended.toString());
         assertTrue(ended.getInt("resumes") >= 1, "resumed, not restarted: " + ended);
-        assertTrue(Poll.until(WAIT, () -> Sql.count(PREPARED_HERE) == 0 && BrokerConsole.preparedTransactions() == 0),
-                "in-doubt branches left: pg=" + Sql.count(PREPARED_HERE));
+        assertTrue(Poll.until(WAIT, () -> InDoubt.none()),
+                "in-doubt branches left: pg=" + InDoubt.database());
         assertTrue(Poll.until(WAIT, () -> contactRows() == LOST && crmMessages() == LOST),
                 "lost adds found: contact " + contactRows() + ", crm " + crmMessages());
         Poll.sleep(3_000); // room for a duplicate (a page published twice) to show up

@@ -8,6 +8,7 @@ import io.wecominbox.event.WeComEvent;
 import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.InDoubt;
 import io.wecominbox.testsupport.LibertyAndWeComExtension;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
@@ -43,8 +44,6 @@ class ReplayInterruptedByCrashIT {
     private static final int EVENTS = 40;
     private static final int HANDLERS = 2;
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final String PREPARED_HERE =
-            "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
 
     @RegisterExtension
     static final LibertyAndWeComExtension STACK = new LibertyAndWeComExtension();
@@ -81,12 +80,12 @@ class ReplayInterruptedByCrashIT {
         assertEquals("FAILED", shown.getString("state"));
         assertEquals(failure, shown.getString("failure"));
 
-        boolean recovered = Poll.until(WAIT, () -> Sql.count(PREPARED_HERE) == 0
+        boolean recovered = Poll.until(WAIT, () -> InDoubt.database() == 0
                 && BrokerConsole.preparedTransactions() == 0);
         long recoverySeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
-        assertTrue(recovered, "in-doubt branches left: pg=" + Sql.count(PREPARED_HERE)
+        assertTrue(recovered, "in-doubt branches left: pg=" + InDoubt.database()
                 + " broker=" + BrokerConsole.preparedTransactions());
-        assertEquals(0, Sql.count(PREPARED_HERE), "pg_prepared_xacts empty after recovery");
+        assertEquals(0, InDoubt.database(), "pg_prepared_xacts empty after recovery");
 
         // what the operator does: the same request again; dedup absorbs what already ran under this batch
         JsonObject again = start(request);
@@ -112,7 +111,7 @@ class ReplayInterruptedByCrashIT {
             assertEquals(EVENTS, outcome.getInt("effects") + outcome.getInt("duplicates"),
                     handler + ": every re-sent message is an effect or a duplicate: " + outcome);
         }
-        assertEquals(0, Sql.count(PREPARED_HERE));
+        assertEquals(0, InDoubt.database());
     }
 
     private static List<String> deliverAndProcess() throws Exception {

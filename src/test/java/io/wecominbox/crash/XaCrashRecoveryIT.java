@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.InDoubt;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.Sql;
@@ -25,8 +26,6 @@ import org.junit.jupiter.api.Test;
 class XaCrashRecoveryIT {
 
     private static final int ROUNDS = Integer.getInteger("crash.rounds", 4);
-    private static final String PREPARED_HERE =
-            "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
 
     private static final LibertyProcess LIBERTY = new LibertyProcess();
 
@@ -58,14 +57,14 @@ class XaCrashRecoveryIT {
                 killPreferablyInDoubt();
                 sent += load.attempts();
             }
-            inDoubtAtKills += Sql.count(PREPARED_HERE);
+            inDoubtAtKills += InDoubt.database();
             brokerInDoubtAtKills += BrokerConsole.preparedTransactions();
         }
 
         long recoveryStarted = System.nanoTime();
         LIBERTY.start();
         boolean drained = Poll.until(Duration.ofSeconds(240), () ->
-                Sql.count(PREPARED_HERE) == 0
+                InDoubt.database() == 0
                         && BrokerConsole.preparedTransactions() == 0
                         && Sql.count("SELECT count(*) FROM pipeline_probe p WHERE label = ? AND NOT EXISTS "
                         + "(SELECT 1 FROM pipeline_probe_receipt r WHERE r.probe_id = p.probe_id)", label) == 0);
@@ -89,7 +88,7 @@ class XaCrashRecoveryIT {
                 ROUNDS, sent, acknowledged.size(), rows, consumedOnce, duplicated, orphanReceipts,
                 inDoubtAtKills, brokerInDoubtAtKills, recoverySeconds);
 
-        assertTrue(drained, "in-doubt branches left: pg=" + Sql.count(PREPARED_HERE)
+        assertTrue(drained, "in-doubt branches left: pg=" + InDoubt.database()
                 + " broker=" + BrokerConsole.preparedTransactions());
         assertEquals(0, acknowledgedMissing, "every acknowledged probe is committed");
         assertEquals(0, duplicated, "no committed message consumed twice");
@@ -101,7 +100,7 @@ class XaCrashRecoveryIT {
     /** Kills at the first sight of a prepared branch (an in-doubt transaction), or after 3 s anyway. */
     private static void killPreferablyInDoubt() throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-        while (System.nanoTime() < deadline && Sql.count(PREPARED_HERE) == 0) {
+        while (System.nanoTime() < deadline && InDoubt.database() == 0) {
             Thread.onSpinWait();
         }
         LIBERTY.kill();

@@ -8,9 +8,9 @@ import io.wecominbox.simulator.config.EnvironmentOverrides;
 import io.wecominbox.simulator.config.SimulatorConfig;
 import io.wecominbox.testsupport.BrokerConsole;
 import io.wecominbox.testsupport.FakeWeCom;
+import io.wecominbox.testsupport.InDoubt;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
-import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
 import io.wecominbox.testsupport.StackScripts;
 import jakarta.json.JsonObject;
@@ -41,8 +41,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ExactlyOnceE2EIT {
 
-    private static final String PREPARED_HERE =
-        "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
     /** postgres.sh restart's exit code when it will not restart the server (remote, not ours). */
     private static final int SCRIPT_REFUSED = 3;
 
@@ -174,20 +172,20 @@ class ExactlyOnceE2EIT {
             EventFeed feed = new EventFeed(sim, new EventMix("b" + System.nanoTime(), 0.1, 17), 100, 10).start();
             Poll.sleep(3000);
             killPreferablyInDoubt();
-            long inDoubtPg = Sql.count(PREPARED_HERE);
+            long inDoubtPg = InDoubt.database();
             long inDoubtBroker = BrokerConsole.preparedTransactions();
 
             long restarted = System.nanoTime();
             LIBERTY.start();
             boolean recovered = Poll.until(Duration.ofSeconds(180),
-                () -> Sql.count(PREPARED_HERE) == 0 && BrokerConsole.preparedTransactions() == 0);
+                InDoubt::none);
             long recoveredInSeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
             List<EventFeed.Sent> sent = feed.awaitDeliveries(sim.longestDelivery().plusSeconds(60));
 
             Effects effects = settle("b:kill-9", sim, sent).with("inDoubtAtKill(pg)", inDoubtPg)
                 .with("inDoubtAtKill(broker)", inDoubtBroker).with("recoveredInSeconds", recoveredInSeconds);
             report(effects);
-            assertTrue(recovered, "in-doubt transactions left: pg=" + Sql.count(PREPARED_HERE)
+            assertTrue(recovered, "in-doubt transactions left: pg=" + InDoubt.database()
                 + " broker=" + BrokerConsole.preparedTransactions());
             assertExactlyOnce(effects);
             assertNothingInDoubt();
@@ -227,7 +225,7 @@ class ExactlyOnceE2EIT {
     }
 
     private static void assertNothingInDoubt() {
-        assertEquals(0, Sql.count(PREPARED_HERE), "prepared PostgreSQL transactions");
+        assertEquals(0, InDoubt.database(), "prepared PostgreSQL transactions");
         assertEquals(0, BrokerConsole.preparedTransactions(), "prepared broker transactions");
     }
 
@@ -240,7 +238,7 @@ class ExactlyOnceE2EIT {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (System.nanoTime() < deadline) {
             LIBERTY.suspend();
-            if (Sql.count(PREPARED_HERE) > 0) {
+            if (InDoubt.database() > 0) {
                 break;
             }
             LIBERTY.resume();
