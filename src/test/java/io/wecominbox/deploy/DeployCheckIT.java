@@ -13,6 +13,7 @@ import io.wecominbox.simulator.config.SimulatorConfig;
 import io.wecominbox.simulator.platform.DeliveryOutcome;
 import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.testsupport.HandlersInCode;
+import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.StackEnv;
 import java.io.IOException;
@@ -50,6 +51,7 @@ class DeployCheckIT {
 
     private static final Path DIR = StackEnv.buildDir().resolve("deploy-check");
     private static final int HTTP_PORT = port("DEPLOY_HTTP_PORT", 9180);
+    private static final int HTTPS_PORT = port("DEPLOY_HTTPS_PORT", 9543);
     private static final int SIM_API_PORT = port("DEPLOY_SIM_API_PORT", 9191);
     private static final int CONSOLE_PORT = port("DEPLOY_CONSOLE_PORT", 8171);
 
@@ -92,6 +94,13 @@ class DeployCheckIT {
             assertEquals(2, count("SELECT count(DISTINCT event_key) FROM callback_log"), "both deliveries kept");
             // crm takes both the add and the text message and publishes one normalized event each
             assertTrue(Poll.until(Duration.ofSeconds(60), () -> crmOutbound() == 2), "crm.outbound: " + crmOutbound());
+
+            // the operator's side: TLS with the keystore password, the admin login, our metrics
+            HttpResponse<String> metrics = Http.sendTls(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+                    + HTTPS_PORT + "/metrics?scope=application"))
+                    .header("Authorization", Http.basic("admin", secrets().get("ADMIN_PASSWORD"))));
+            assertEquals(200, metrics == null ? -1 : metrics.statusCode(), "metrics over TLS with the admin login");
+            assertTrue(metrics.body().contains("wecom_deliveries_total"), "the ingest's counter is there");
         } finally {
             script("stop-server");
         }
