@@ -7,8 +7,8 @@
 #   deploy-check.sh stop-server            stop the server
 #   deploy-check.sh stop                   stop the server and the broker
 # Its own ports and names, away from the dev/test stack's (9080/9443/61616/8161); override by environment:
-#   DEPLOY_HTTP_PORT 9180, DEPLOY_HTTPS_PORT 9543, DEPLOY_BROKER_PORT 61626, DEPLOY_CONSOLE_PORT 8171,
-#   DEPLOY_SIM_API_PORT 9191 (the WeCom API the server calls), DEPLOY_LIBERTY_SERVER wecomDeployCheck.
+#   DEPLOY_HTTP_PORT 9089, DEPLOY_HTTPS_PORT 9449, DEPLOY_BROKER_PORT 61619, DEPLOY_CONSOLE_PORT 8169,
+#   DEPLOY_SIM_API_PORT 9098 (the WeCom API the server calls), DEPLOY_LIBERTY_SERVER wecomDeployCheck.
 # PostgreSQL: the one the stack uses (target/stack/stack.env), as "someone else's" server: a role and a
 # database of the check's own are created in it (DEPLOY_DB_NAME wecom_deploy_check_test, DEPLOY_DB_USER
 # wecom_deploy). WECOM_APPS / WECOM_APP_* come from the caller's environment.
@@ -16,8 +16,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD_DIR=${WECOM_BUILD_DIR:-$ROOT/target}
 DIR=$BUILD_DIR/deploy-check
-: "${DEPLOY_HTTP_PORT:=9180}" "${DEPLOY_HTTPS_PORT:=9543}" "${DEPLOY_BROKER_PORT:=61626}"
-: "${DEPLOY_CONSOLE_PORT:=8171}" "${DEPLOY_SIM_API_PORT:=9191}" "${DEPLOY_LIBERTY_SERVER:=wecomDeployCheck}"
+: "${DEPLOY_HTTP_PORT:=9089}" "${DEPLOY_HTTPS_PORT:=9449}" "${DEPLOY_BROKER_PORT:=61619}"
+: "${DEPLOY_CONSOLE_PORT:=8169}" "${DEPLOY_SIM_API_PORT:=9098}" "${DEPLOY_LIBERTY_SERVER:=wecomDeployCheck}"
 : "${DEPLOY_DB_NAME:=wecom_deploy_check_test}" "${DEPLOY_DB_USER:=wecom_deploy}"
 WLP=$BUILD_DIR/liberty/wlp
 SERVER_DIR=$WLP/usr/servers/$DEPLOY_LIBERTY_SERVER

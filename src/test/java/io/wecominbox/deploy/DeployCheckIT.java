@@ -50,10 +50,10 @@ import org.junit.jupiter.api.Test;
 class DeployCheckIT {
 
     private static final Path DIR = StackEnv.buildDir().resolve("deploy-check");
-    private static final int HTTP_PORT = port("DEPLOY_HTTP_PORT", 9180);
-    private static final int HTTPS_PORT = port("DEPLOY_HTTPS_PORT", 9543);
-    private static final int SIM_API_PORT = port("DEPLOY_SIM_API_PORT", 9191);
-    private static final int CONSOLE_PORT = port("DEPLOY_CONSOLE_PORT", 8171);
+    private static final int HTTP_PORT = port("DEPLOY_HTTP_PORT", 9089);
+    private static final int HTTPS_PORT = port("DEPLOY_HTTPS_PORT", 9449);
+    private static final int SIM_API_PORT = port("DEPLOY_SIM_API_PORT", 9098);
+    private static final int CONSOLE_PORT = port("DEPLOY_CONSOLE_PORT", 8169);
 
     @BeforeAll
     static void prepare() throws Exception {
