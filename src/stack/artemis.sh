@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ActiveMQ Artemis for WeCom Inbox: an instance under target/stack/artemis, created from the distribution
-# the build unpacked (target/artemis-dist) with the dev base broker.xml and the app's broker fragment. Usage: artemis.sh start | stop | status
+# the build unpacked (target/artemis-dist) with the dev base broker.xml and the app's broker fragment.
+# Usage: artemis.sh start | stop | status
 . "$(dirname "$0")/lib.sh"
 load_secrets
 INSTANCE=$STACK_DIR/artemis
