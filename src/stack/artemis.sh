@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ActiveMQ Artemis for WeCom Inbox: an instance under target/stack/artemis, created from the distribution
-# the build unpacked (target/artemis-dist) with our broker.xml. Usage: artemis.sh start | stop | status
+# the build unpacked (target/artemis-dist) with the dev base broker.xml and the app's broker fragment.
+# Usage: artemis.sh start | stop | status
 . "$(dirname "$0")/lib.sh"
 load_secrets
 INSTANCE=$STACK_DIR/artemis
@@ -29,9 +30,13 @@ create_instance() {
       --java-memory 512M "$INSTANCE" > "$STACK_DIR/logs/artemis-create.log" 2>&1 \
       || die "artemis create failed; see $STACK_DIR/logs/artemis-create.log"
   fi
-  # Our configuration always wins, so an edit of src/stack/artemis/broker.xml applies on the next start.
+  # Our configuration always wins, so an edit of either file applies on the next start: the dev broker's
+  # base, then the application's fragment merged into it exactly as docs/deploy.md tells an admin to.
   sed -e "s/@BROKER_HOST@/$BROKER_HOST/g" -e "s/@BROKER_PORT@/$BROKER_PORT/g" \
     "$ROOT/src/stack/artemis/broker.xml" > "$INSTANCE/etc/broker.xml"
+  java "$ROOT/src/devstack/java/io/wecominbox/devstack/MergeBrokerFragment.java" \
+    "$INSTANCE/etc/broker.xml" "$ROOT/src/main/broker/wecom-inbox-broker.xml" \
+    || die "could not merge src/main/broker/wecom-inbox-broker.xml into $INSTANCE/etc/broker.xml"
   # The application's own user (role app: send/consume/browse), beside the console admin (role amq).
   local users=$INSTANCE/etc/artemis-users.properties roles=$INSTANCE/etc/artemis-roles.properties
   # `artemis create` leaves these without a trailing newline: appending blindly would glue two lines
@@ -46,7 +51,8 @@ create_instance() {
 start() {
   if pid_alive "$PID_FILE"; then log "broker already running (pid $(cat "$PID_FILE"))"; return; fi
   if port_open "$BROKER_HOST" "$BROKER_PORT"; then
-    log "using the broker already listening on $BROKER_HOST:$BROKER_PORT"; return
+    # not ours to configure: readiness (check handler-routes) names any handler queue or divert it lacks
+    log "using the broker already listening on $BROKER_HOST:$BROKER_PORT as it is (/health/ready checks its routes)"; return
   fi
   create_instance
   # a test run starts from an empty journal: no messages or prepared transactions from an earlier run

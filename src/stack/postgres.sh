@@ -265,9 +265,18 @@ restart() {
   die "PostgreSQL at $DB_HOST:$DB_PORT does not accept connections after the restart"
 }
 
+# Whether restart would restart the server (exit 0) or refuse (exit 3), asked before a test starts an outage
+# scenario, so that it is skipped up front instead of halfway.
+can_restart() {
+  private_running >/dev/null && return 0
+  is_local_host "$DB_HOST" && debian_cluster_on_port >/dev/null && return 0
+  exit $REFUSED
+}
+
 case ${1:-ensure} in
   ensure) ensure ;;
   stop) stop_private ;;
   restart) restart ;;
-  *) die "usage: postgres.sh ensure|stop|restart" ;;
+  can-restart) can_restart ;;
+  *) die "usage: postgres.sh ensure|stop|restart|can-restart" ;;
 esac

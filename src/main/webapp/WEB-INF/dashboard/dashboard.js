@@ -225,6 +225,29 @@ function drawWelcomes(rows) {
   panel('welcomes').node.dataset.rows = rows.length;
 }
 
+function reconcileStateClass(state) {
+  if (state === 'DONE') return 'good';
+  if (state === 'RUNNING') return 'warn';
+  return 'bad';
+}
+
+function drawReconcile(runs) {
+  const tbody = panel('reconcile').tbody;
+  tbody.replaceChildren();
+  for (const r of runs) {
+    const row = tbody.insertRow();
+    cell(row, new Date(r.startedAt).toLocaleString());
+    cell(row, r.app);
+    cell(row, r.state + (r.resumes ? ` (resumed ${r.resumes}×)` : ''), reconcileStateClass(r.state));
+    for (const n of [r.pages, r.recordsSeen, r.recordsNew, r.recordsKnown, r.markedGone, r.apiCalls, r.errors]) {
+      cell(row, n, 'num');
+    }
+    cell(row, r.stopReason ?? (r.state === 'RUNNING' ? `paging member chunk ${r.chunkIndex + 1}, ${r.members ?? '?'} members` : ''));
+  }
+  setState('reconcile', runs.length ? 'ready' : 'empty');
+  panel('reconcile').node.dataset.rows = runs.length;
+}
+
 async function refresh() {
   const jobs = [
     ['ingest', () => api(`ingest?minutes=${minutes}`).then(drawIngest), ['ingest', 'latency']],
@@ -234,6 +257,7 @@ async function refresh() {
     ['rejections', () => api('rejections?hours=24').then(drawRejections), ['rejections']],
     ['retryspan', () => opsApi('retry-span?period=P7D').then(drawRetrySpan), ['retryspan']],
     ['welcomes', () => api('welcomes?limit=12').then(drawWelcomes), ['welcomes']],
+    ['reconcile', () => opsApi('reconcile-runs?limit=8').then(drawReconcile), ['reconcile']],
   ];
   const results = await Promise.allSettled(jobs.map(([, run]) => run()));
   results.forEach((result, i) => {

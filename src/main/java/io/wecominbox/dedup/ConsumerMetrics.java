@@ -3,14 +3,15 @@ package io.wecominbox.dedup;
 import java.time.Duration;
 
 /**
- * The plug for the consumers (per-handler message-driven beans, dedup cleanup jobs): inject it and report
- * what happened; /metrics and the dashboard's "dispositions" and "cleanup" panels show it. Until the
- * consumers exist nothing calls it and both panels show their empty state.
+ * What dedup reports about the consumers (per-handler message-driven beans, dedup cleanup jobs); the ops
+ * package implements it for /metrics and the dashboard's "dispositions" and "cleanup" panels.
+ * {@link DispositionRecorder} calls {@link #disposition} for every delivery at every handler and
+ * {@link DedupCleanup} the cleanup methods.
  * <ul>
- * <li>{@link #disposition}: once per message a handler finished, AFTER its transaction committed (e.g. from a
- * {@code jakarta.transaction.Synchronization} or an {@code @Observes(during = AFTER_SUCCESS)} event), so a
- * rolled-back attempt is not counted as done. {@code disposition} is the enum name: PROCESSED, DUPLICATE_HOT,
- * DUPLICATE_COLD, FAILED, ... Handler and disposition become metric labels: names only, never an event key.</li>
+ * <li>{@link #disposition}: once per delivery at a handler, after its transaction committed (so a rolled-back
+ * attempt is not counted as done), or at once for a delivery refused because a store is down.
+ * {@code disposition} is the enum name ({@link Disposition}). Handler and disposition become metric labels:
+ * names only, never an event key.</li>
  * <li>{@link #cleanupFinished} / {@link #cleanupFailed}: once per run of a cleanup job.</li>
  * </ul>
  * Counts are per node since its start (Prometheus sums nodes); a cluster-wide dashboard view can later be
@@ -18,7 +19,7 @@ import java.time.Duration;
  */
 public interface ConsumerMetrics {
 
-    void disposition(String handler, String disposition, Duration handlingTime);
+    void disposition(String handler, String disposition);
 
     void cleanupFinished(String job, long rowsRemoved, Duration took);
 

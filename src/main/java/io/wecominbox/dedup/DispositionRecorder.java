@@ -41,7 +41,7 @@ public class DispositionRecorder implements DispositionSink {
 
     @Override
     public void record(DedupRequest request, Disposition disposition) {
-        consumerMetrics.disposition(request.handler(), disposition.name(), null);
+        consumerMetrics.disposition(request.handler(), disposition.name());
         DispositionRow row = new DispositionRow(OffsetDateTime.now(ZoneOffset.UTC), request, disposition);
         if (!queue().offer(row)) {
             metrics.counter("wecom.handler.dispositions.dropped", new Tag("handler", request.handler())).inc();

@@ -53,6 +53,11 @@ public final class EventKeys {
         if (changeType == null) {
             return catchAll(e);
         }
+        if (e.field(PulledContact.RUN_FIELD) != null) {
+            // a pulled record (never a callback): its own key per run; the handlers re-key it by generation
+            return new EventKeyBuilder("external_contact").with("reconciled").with(e.field(PulledContact.RUN_FIELD))
+                .with(changeType).with(e.userId()).with(e.externalUserId()).build();
+        }
         return switch (changeType) {
             case "add_external_contact", "add_half_external_contact" -> e.welcomeCode() != null
                 ? new EventKeyBuilder("external_contact").with(changeType).with("welcome").with(e.welcomeCode())
@@ -63,6 +68,27 @@ public final class EventKeys {
             case "transfer_fail" -> memberAndCustomer(e).with(e.field("FailReason")).build();
             default -> catchAll(e);
         };
+    }
+
+    /**
+     * The business key of one beginning of a relationship, shared by its add callback and a pulled record of
+     * it, so contact and crm run once whichever came first. Member and customer say which relationship; the
+     * generation (our count of its beginnings, see relationship.GenerationRule) tells a delete-and-re-add
+     * from a repeat. Not in it: CreateTime and WelcomeCode (a pulled record has neither) and
+     * follow_user.createtime (the FIRST add: the same for every generation, and no callback carries it).
+     */
+    public static String relationshipGeneration(String userId, String externalUserId, int generation) {
+        return new EventKeyBuilder("external_contact").with("relationship").with(userId).with(externalUserId)
+            .with(Integer.toString(generation)).build();
+    }
+
+    /**
+     * The end of one generation found by a complete reconcile pass (its delete callback was lost): once per
+     * generation. Delete callbacks keep their own keys (two deletes of one generation are two facts).
+     */
+    public static String relationshipGone(String userId, String externalUserId, int generation) {
+        return new EventKeyBuilder("external_contact").with("relationship").with(userId).with(externalUserId)
+            .with(Integer.toString(generation)).with("gone").build();
     }
 
     private static EventKeyBuilder memberAndCustomer(WeComEvent e) {

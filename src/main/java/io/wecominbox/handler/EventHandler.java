@@ -22,18 +22,30 @@ public interface EventHandler {
 
     /**
      * The event types it takes (the {@code eventType} message property: the Event for MsgType=event, else the
-     * MsgType). The broker's divert filters on the same list; the runner checks it again and acknowledges
-     * (logged, no effect) anything else that reaches the queue.
+     * MsgType). Declared here only: the broker's divert to the handler's queue is generated from it
+     * ({@link HandlerRoute}); the runner checks it again and acknowledges (logged, no effect) anything else
+     * that reaches the queue.
      */
     Set<String> eventTypes();
+
+    /**
+     * True for handlers whose effect is about the relationship itself (contact, crm): their
+     * add_external_contact events are keyed by relationship generation instead of the callback's own key, so
+     * a pulled record (reconcile) and the callback of the same add are one event to them, and pulled records
+     * are published to their queues. False (the default): the ingest's key, and no pulled records.
+     */
+    default boolean keyedByRelationship() {
+        return false;
+    }
 
     /** Windows and store-down behaviour in code; each value can be overridden per deployment by config. */
     DedupPolicy policy();
 
     /**
      * The side effect. Runs inside the consumer's XA transaction: database writes through {@code jdbc/wecom}
-     * and JMS sends through {@code MessageSender} commit or roll back with the dedup record and the consumed
-     * message. Throw to roll back (JMS redelivers with back-off, then dead-letters); never catch-and-ignore.
+     * and JMS sends through {@code BackgroundMessageSender} (the background pool, never the callback path's)
+     * commit or roll back with the dedup record and the consumed message. Throw to roll back (JMS redelivers
+     * with back-off, then dead-letters); never catch-and-ignore.
      * Must not call outside systems that cannot roll back unless it tolerates a repeat (then say so in the
      * policy: {@link DedupPolicy#naturallyIdempotentHandler()} or accept the hot/cold windows as the protection).
      */

@@ -5,7 +5,6 @@ import io.wecominbox.dedup.DedupGate;
 import io.wecominbox.dedup.DedupKey;
 import io.wecominbox.dedup.DedupPolicy;
 import io.wecominbox.dedup.DedupRequest;
-import io.wecominbox.dedup.Disposition;
 import io.wecominbox.dedup.DispositionRecorder;
 import io.wecominbox.dedup.JdbcColdTier;
 import io.wecominbox.dedup.JtaTransactionHooks;
@@ -13,6 +12,8 @@ import io.wecominbox.dedup.PolicyResolver;
 import io.wecominbox.dedup.RejectedForRedelivery;
 import io.wecominbox.event.MalformedXmlException;
 import io.wecominbox.event.WeComEvent;
+import io.wecominbox.relationship.RelationshipGenerations;
+import io.wecominbox.relationship.RelationshipKey;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,6 +38,7 @@ import org.eclipse.microprofile.metrics.Tag;
 public class HandlerRunner {
 
     private static final Logger LOG = Logger.getLogger(HandlerRunner.class.getName());
+    private static final String RELATIONSHIP_EVENT_TYPE = "change_external_contact";
 
     @Inject
     ConfiguredHotTier hotTier;
@@ -58,6 +60,9 @@ public class HandlerRunner {
 
     @Inject
     MetricRegistry metrics;
+
+    @Inject
+    RelationshipGenerations relationships;
 
     @Resource
     private TransactionSynchronizationRegistry transaction;
@@ -89,14 +94,22 @@ public class HandlerRunner {
             }
         }
         DedupPolicy policy = policies.effective(handler.name(), handler.policy());
-        List<DedupRequest> requests = delivered.stream().map(d -> request(handler, policy, d)).toList();
+        List<EventMessage> keyed = new ArrayList<>(delivered.size());
+        List<DedupRequest> requests = new ArrayList<>(delivered.size());
+        for (EventMessage d : delivered) {
+            String eventKey = eventKey(handler, d);
+            if (eventKey != null) {
+                keyed.add(d);
+                requests.add(request(handler, policy, d, eventKey));
+            }
+        }
         try {
             List<DedupGate.Admission> admissions = gate.admit(requests);
             List<HandledEvent> events = new ArrayList<>(admissions.size());
             for (int i = 0; i < admissions.size(); i++) {
                 if (admissions.get(i).runs()) {
                     // parsed only when the effect runs: a duplicate does not pay for the XML parser
-                    events.add(handledEvent(delivered.get(i), requests.get(i)));
+                    events.add(handledEvent(keyed.get(i), requests.get(i)));
                 }
             }
             if (!events.isEmpty()) {
@@ -117,14 +130,32 @@ public class HandlerRunner {
         }
     }
 
-    private static DedupRequest request(EventHandler handler, DedupPolicy policy, EventMessage d) {
-        String dedupKey = DedupKey.of(handler.name(), d.eventKey(), d.batchId());
-        return new DedupRequest(handler.name(), dedupKey, d.eventKey(), d.batchId(), d.app(), d.messageId(),
+    /**
+     * The event key this handler runs the message under: the relationship's for a handler keyed by it (in this
+     * transaction, under the relationship's lock: callback and pulled record agree on the key), else the
+     * message's; null for a pulled record that a newer delete we hold contradicts (acknowledged, no effect).
+     */
+    private String eventKey(EventHandler handler, EventMessage d) {
+        if (!handler.keyedByRelationship() || !RELATIONSHIP_EVENT_TYPE.equals(d.eventType())) {
+            return d.eventKey();
+        }
+        RelationshipKey key = relationships.keyFor(d.app(), parse(d));
+        if (key.kind() == RelationshipKey.Kind.STALE) {
+            LOG.info(handler.name() + ": pulled record " + d.eventKey() + " is contradicted by a newer"
+                + " delete we hold (stale): acknowledged without effect");
+            return null;
+        }
+        return key.kind() == RelationshipKey.Kind.KEYED ? key.eventKey() : d.eventKey();
+    }
+
+    private static DedupRequest request(EventHandler handler, DedupPolicy policy, EventMessage d, String eventKey) {
+        String dedupKey = DedupKey.of(handler.name(), eventKey, d.batchId());
+        return new DedupRequest(handler.name(), dedupKey, eventKey, d.batchId(), d.app(), d.messageId(),
             d.callbackLogId(), d.deliveryCount(), policy, d.replayId());
     }
 
     private static HandledEvent handledEvent(EventMessage d, DedupRequest request) {
-        return new HandledEvent(d.app(), d.eventType(), d.eventKey(), request.dedupKey(), d.batchId(),
+        return new HandledEvent(d.app(), d.eventType(), request.eventKey(), request.dedupKey(), d.batchId(),
             d.callbackLogId(), d.deliveryCount(), d.plaintext(), parse(d));
     }
 

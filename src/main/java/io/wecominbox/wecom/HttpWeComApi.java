@@ -1,6 +1,7 @@
 package io.wecominbox.wecom;
 
 import io.wecominbox.wecom.WeComCallOutcome.Kind;
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -8,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.logging.Level;
@@ -22,6 +24,11 @@ public final class HttpWeComApi implements WeComApi {
 
     static final String SEND_WELCOME_MSG = "/cgi-bin/externalcontact/send_welcome_msg";
     static final String MESSAGE_SEND = "/cgi-bin/message/send";
+    static final String GET_FOLLOW_USER_LIST = "/cgi-bin/externalcontact/get_follow_user_list";
+    static final String BATCH_GET_BY_USER = "/cgi-bin/externalcontact/batch/get_by_user";
+    /** WeCom's bounds for batch/get_by_user. */
+    public static final int MAX_USERS_PER_CALL = 100;
+    public static final int MAX_PAGE_LIMIT = 100;
     private static final Logger LOG = Logger.getLogger(HttpWeComApi.class.getName());
 
     private final WeComApiSettings settings;
@@ -55,6 +62,24 @@ public final class HttpWeComApi implements WeComApi {
                 deadline);
     }
 
+    @Override
+    public WeComCallOutcome followUserList(String app, Instant deadline) {
+        return call(app, GET_FOLLOW_USER_LIST, null, deadline);
+    }
+
+    @Override
+    public WeComCallOutcome customersOfMembers(String app, List<String> userIds, String cursor, int limit,
+                                               Instant deadline) {
+        if (userIds.isEmpty() || userIds.size() > MAX_USERS_PER_CALL || limit < 1 || limit > MAX_PAGE_LIMIT) {
+            throw new IllegalArgumentException("batch/get_by_user takes 1.." + MAX_USERS_PER_CALL
+                + " userids and a limit of 1.." + MAX_PAGE_LIMIT);
+        }
+        JsonObject json = Json.createObjectBuilder().add("userid_list", Json.createArrayBuilder(userIds))
+            .add("cursor", cursor == null ? "" : cursor).add("limit", limit).build();
+        return call(app, BATCH_GET_BY_USER, c -> json, deadline);
+    }
+
+    /** {@code body} null: a GET without a body. */
     private WeComCallOutcome call(String app, String path, RequestBody body, Instant deadline) {
         Objects.requireNonNull(app, "app");
         Objects.requireNonNull(deadline, "deadline");
@@ -72,8 +97,8 @@ public final class HttpWeComApi implements WeComApi {
                     + ConfigAppCredentials.missingHint(app) + ")", 0, false);
         }
         WeComCredentials creds = found.get();
-        JsonObject json = body.of(creds);
-        if (json == null) {
+        JsonObject json = body == null ? null : body.of(creds);
+        if (body != null && json == null) {
             return WeComCallOutcome.local(Kind.GIVE_UP, "no agent id for app " + app + " (set wecom.app." + app
                     + ".agent-id or give one in the request)", 0, false);
         }
@@ -85,8 +110,10 @@ public final class HttpWeComApi implements WeComApi {
             } catch (AccessTokenUnavailable e) {
                 return e.outcome();
             }
-            outcome = WeComReplies.outcome(http.postJson(URI.create(settings.baseUrl() + path + "?access_token="
-                    + URLEncoder.encode(token, StandardCharsets.UTF_8)), json.toString(), deadline));
+            URI uri = URI.create(settings.baseUrl() + path + "?access_token="
+                    + URLEncoder.encode(token, StandardCharsets.UTF_8));
+            outcome = WeComReplies.outcome(json == null ? http.get(uri, deadline)
+                    : http.postJson(uri, json.toString(), deadline));
             boolean tokenRefused = outcome.errcode().isPresent()
                     && WeComErrorCodes.tokenRefused(outcome.errcode().getAsInt());
             if (!tokenRefused) {

@@ -1,6 +1,7 @@
 package io.wecominbox.wecom;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The WeCom API calls the handlers make. Safe inside an XA transaction (e.g. in a message-driven bean):
@@ -42,4 +43,18 @@ public interface WeComApi {
 
     /** Sends a text through message/send (bot replies) from the request's or else the app's agent. */
     WeComCallOutcome sendMessage(String app, MessageSendRequest request, Instant deadline);
+
+    /**
+     * externalcontact/get_follow_user_list: the members who have the customer-contact feature, in the reply's
+     * {@code follow_user} array. A refused token (40014 / 42001) is retried once with a fresh one; 45009 /
+     * 45033 (rate limits) come back as RETRY for the caller to back off.
+     */
+    WeComCallOutcome followUserList(String app, Instant deadline);
+
+    /**
+     * externalcontact/batch/get_by_user: the customers of up to 100 members, each with its {@code follow_info}
+     * (userid, createtime = the FIRST add, state, ...), in pages: {@code cursor} "" or a previous
+     * {@code next_cursor}, {@code limit} 1..100; the reply's {@code next_cursor} is empty on the last page.
+     */
+    WeComCallOutcome customersOfMembers(String app, List<String> userIds, String cursor, int limit, Instant deadline);
 }

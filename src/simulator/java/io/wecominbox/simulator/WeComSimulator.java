@@ -9,6 +9,7 @@ import io.wecominbox.simulator.api.WeComApiServer;
 import io.wecominbox.simulator.api.WelcomeCodes;
 import io.wecominbox.simulator.config.SimulatorConfig;
 import io.wecominbox.simulator.config.WeComApp;
+import io.wecominbox.simulator.directory.CustomerDirectory;
 import io.wecominbox.simulator.platform.CallbackDeliverer;
 import io.wecominbox.simulator.platform.DeliveryLog;
 import io.wecominbox.simulator.platform.DeliveryOutcome;
@@ -43,7 +44,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * A local fake of the WeCom platform for demos and end-to-end tests: the platform side delivers encrypted,
  * signed callbacks to {@code {callbackBase}/{app}} with WeCom's retries; the API side serves gettoken,
- * send_welcome_msg and message/send. Both sides inject faults and count everything.
+ * send_welcome_msg, message/send and, from its customer directory, get_follow_user_list and
+ * batch/get_by_user. Both sides inject faults and count everything.
  *
  * <pre>{@code
  * try (WeComSimulator sim = WeComSimulator.builder().config(config)
@@ -66,6 +68,7 @@ public final class WeComSimulator implements AutoCloseable {
     private final DeliveryLog deliveries = new DeliveryLog();
     private final WeComApiServer api;
     private final CallbackDeliverer deliverer;
+    private final CustomerDirectory directory = new CustomerDirectory();
 
     private WeComSimulator(Builder b) throws IOException {
         this.apps = Map.copyOf(b.apps);
@@ -75,9 +78,9 @@ public final class WeComSimulator implements AutoCloseable {
         this.schedule = new RetrySchedule(b.timeScale, new Random(random.nextLong()));
         this.platformFaults = new PlatformFaults(new Random(random.nextLong()));
         this.api = new WeComApiServer(b.apiPort, apps::values, b.clock, new Random(random.nextLong()),
-                b.apiSlowDelay, new PlatformControl());
+                b.apiSlowDelay, new PlatformControl(), directory);
         WelcomeCodes codes = api.welcomeCodes();
-        this.events = new EventFactory(b.clock, new Random(random.nextLong()), codes::register);
+        this.events = new EventFactory(b.clock, new Random(random.nextLong()), codes::register, directory);
         this.deliverer = callbackBase.map(base -> new CallbackDeliverer(base, ackTimeout, this::app,
                 new WeComCryptoSealer(b.clock, new Random(random.nextLong())), schedule, platformFaults,
                 deliveries, b.clock)).orElse(null);
@@ -126,6 +129,51 @@ public final class WeComSimulator implements AutoCloseable {
     /** A text message from this member (e.g. one member per message, to count replies per message). */
     public SimEvent newTextMessageFrom(String app, String member) {
         return events.textMessageFrom(app(app), member);
+    }
+
+    /** This member adds a new customer (with a WelcomeCode when asked); the directory records it at once. */
+    public SimEvent newContactAddedBy(String app, String member, boolean withWelcomeCode) {
+        return events.contactAddedBy(app(app), member, withWelcomeCode);
+    }
+
+    /** The member adds this customer again (after a delete). */
+    public SimEvent newContactReAdded(String app, String member, String externalUserId) {
+        return events.contactReAdded(app(app), member, externalUserId, true);
+    }
+
+    /** The customer deletes the member (del_follow_user) or the member the customer (del_external_contact). */
+    public SimEvent newContactDeleted(String app, String member, String externalUserId, boolean byCustomer) {
+        return events.contactDeleted(app(app), member, externalUserId, byCustomer);
+    }
+
+    /** WeCom's record of who follows whom, which the API side lists (kept in step with the callbacks). */
+    public CustomerDirectory directory() {
+        return directory;
+    }
+
+    /**
+     * The outage scenario: the app is unreachable for longer than WeCom's retry horizon while these events
+     * happen, so each is tried four times and then given up for good (WeCom still knows the relationships).
+     * Returns their outcomes (none acknowledged); the app is reachable again afterwards.
+     */
+    public List<DeliveryOutcome> deliverDuringOutage(List<SimEvent> events) {
+        platformFaults.unreachable(true);
+        try {
+            List<CompletableFuture<DeliveryOutcome>> pending = events.stream().map(this::deliverAsync).toList();
+            return pending.stream().map(this::await).toList();
+        } finally {
+            platformFaults.unreachable(false);
+        }
+    }
+
+    /** While on, every callback attempt fails to connect (see {@link #deliverDuringOutage}). */
+    public void appUnreachable(boolean on) {
+        platformFaults.unreachable(on);
+    }
+
+    /** WeCom's frequency limit per app and API (default 10,000 a minute); 45009 beyond it. */
+    public void apiFrequencyLimit(int perMinute) {
+        api.frequencyLimit().perMinute(perMinute);
     }
 
     /** create_user and update_user for one new member, in the same second, as WeCom fires them. */
@@ -189,11 +237,6 @@ public final class WeComSimulator implements AutoCloseable {
     /** Every API answer's latency, jitter and slow tail (default: answers at once). */
     public void apiTiming(ApiTiming timing) {
         api.timing(timing);
-    }
-
-    /** WeCom's frequency limit per corp and API (45009 above it); 0 = none (the default). */
-    public void apiCallsPerMinute(int limit) {
-        api.frequencyLimit().callsPerMinute(limit);
     }
 
     /** The most calls of an API path answered at the same time since the last reset (parallelism of a client). */
@@ -327,6 +370,7 @@ public final class WeComSimulator implements AutoCloseable {
             if (rule.containsKey("lostAckRate")) lostAckRate(rule.getJsonNumber("lostAckRate").doubleValue());
             if (rule.containsKey("slowAckRate")) slowAckPretendRate(rule.getJsonNumber("slowAckRate").doubleValue());
             if (rule.containsKey("loseNextAcks")) loseNextAcks(rule.getInt("loseNextAcks"));
+            if (rule.containsKey("unreachable")) appUnreachable(rule.getBoolean("unreachable"));
         }
 
         @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.InDoubt;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.Sql;
@@ -30,7 +31,6 @@ class BatchCrashRecoveryIT {
 
     private static final int EVENTS = 600;
     private static final int ROUNDS = 2;
-    private static final String PREPARED_HERE = InDoubtKill.PREPARED_HERE;
 
     private static final LibertyProcess LIBERTY = new LibertyProcess();
 
@@ -48,6 +48,7 @@ class BatchCrashRecoveryIT {
     @Test
     void killedWhileBatchesCommitEveryEventEndsWithOneEffectAndNoBranchStaysInDoubt() throws Exception {
         String prefix = "customer:batch-crash-" + UUID.randomUUID() + ":";
+        int killsInDoubt = 0;
         long inDoubtAtKills = 0;
         long brokerInDoubtAtKills = 0;
         long committedBeforeLastKill = 0;
@@ -57,8 +58,10 @@ class BatchCrashRecoveryIT {
             publish(prefix, round * EVENTS / ROUNDS, EVENTS / ROUNDS);
             Poll.until(Duration.ofSeconds(30), () -> Sql.count(
                 "SELECT count(*) FROM handler_dedup WHERE handler = 'crm' AND event_key LIKE ?", prefix + "%") > 0);
-            InDoubtKill.killPreferablyInDoubt(LIBERTY);
-            inDoubtAtKills += Sql.count(PREPARED_HERE);
+            if (LIBERTY.killInDoubt(Duration.ofSeconds(20), () -> InDoubt.database() > 0)) {
+                killsInDoubt++;
+            }
+            inDoubtAtKills += InDoubt.database();
             brokerInDoubtAtKills += BrokerConsole.preparedTransactions();
             committedBeforeLastKill = Sql.count(
                 "SELECT count(*) FROM handler_dedup WHERE handler = 'crm' AND event_key LIKE ?", prefix + "%");
@@ -66,8 +69,7 @@ class BatchCrashRecoveryIT {
 
         long recoveryStarted = System.nanoTime();
         LIBERTY.start();
-        boolean drained = Poll.until(Duration.ofSeconds(240), () -> Sql.count(PREPARED_HERE) == 0
-                && BrokerConsole.preparedTransactions() == 0
+        boolean drained = Poll.until(Duration.ofSeconds(240), () -> InDoubt.none()
                 && Sql.count("SELECT count(*) FROM handler_dedup WHERE handler = 'crm' AND event_key LIKE ?",
                     prefix + "%") == EVENTS);
         long recoverySeconds = Duration.ofNanos(System.nanoTime() - recoveryStarted).toSeconds();
@@ -78,12 +80,13 @@ class BatchCrashRecoveryIT {
         Map<String, Long> outbound = BrokerConsole.countMessagesBy("crm.outbound",
             "eventKey LIKE '" + prefix + "%'", "eventKey");
         long doubled = outbound.values().stream().filter(n -> n > 1).count();
-        System.out.printf("batch crash summary: events=%d rounds=%d committedBeforeLastKill=%d dedupRows=%d "
-                + "outboundKeys=%d doubled=%d inDoubtAtKills(pg)=%d inDoubtAtKills(broker)=%d recoveredInSeconds=%d%n",
-            EVENTS, ROUNDS, committedBeforeLastKill, dedupRows, outbound.size(), doubled, inDoubtAtKills,
+        System.out.printf("batch crash summary: events=%d rounds=%d killsInDoubt=%d committedBeforeLastKill=%d "
+                + "dedupRows=%d outboundKeys=%d doubled=%d inDoubtAtKills(pg)=%d inDoubtAtKills(broker)=%d "
+                + "recoveredInSeconds=%d%n",
+            EVENTS, ROUNDS, killsInDoubt, committedBeforeLastKill, dedupRows, outbound.size(), doubled, inDoubtAtKills,
             brokerInDoubtAtKills, recoverySeconds);
 
-        assertTrue(drained, "left: pg prepared=" + Sql.count(PREPARED_HERE) + " broker prepared="
+        assertTrue(drained, "left: pg prepared=" + InDoubt.database() + " broker prepared="
             + BrokerConsole.preparedTransactions() + " dedup rows=" + dedupRows + " of " + EVENTS);
         assertEquals(EVENTS, dedupRows, "every event claimed once");
         assertEquals(EVENTS, outbound.size(), "every event has its crm.outbound message");

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.WeComEvent;
-import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
-import io.wecominbox.testsupport.FakeWeCom;
+import io.wecominbox.testsupport.InDoubt;
+import io.wecominbox.testsupport.LibertyAndWeComExtension;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.ReplayApi;
@@ -26,10 +26,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * kill -9 of Liberty in the middle of a slow forced re-run (batch id), with chunks already published and
@@ -45,33 +44,13 @@ class ReplayInterruptedByCrashIT {
     private static final int EVENTS = 40;
     private static final int HANDLERS = 2;
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final String PREPARED_HERE =
-            "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
 
-    private static final LibertyProcess LIBERTY = new LibertyProcess();
+    @RegisterExtension
+    static final LibertyAndWeComExtension STACK = new LibertyAndWeComExtension();
+    private static final LibertyProcess LIBERTY = STACK.liberty();
     private static final long MSG_PREFIX = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
     private static final String MEMBER_PREFIX = "it.crash.replay." + UUID.randomUUID().toString().substring(0, 6) + ".";
 
-    private static WeComSimulator wecom;
-
-    @BeforeAll
-    static void startServerAndWeCom() throws Exception {
-        LIBERTY.installApplication();
-        wecom = FakeWeCom.start();
-        LIBERTY.start();
-    }
-
-    @AfterAll
-    static void stopServerAndWeCom() throws Exception {
-        try {
-            LIBERTY.stop();
-            LIBERTY.removeApplication();
-        } finally {
-            if (wecom != null) {
-                wecom.close();
-            }
-        }
-    }
 
     @Test
     void aReplayInterruptedByAKillIsFailedAtRestartAndSendingItAgainCompletesTheBatchExactlyOncePerEvent()
@@ -101,12 +80,12 @@ class ReplayInterruptedByCrashIT {
         assertEquals("FAILED", shown.getString("state"));
         assertEquals(failure, shown.getString("failure"));
 
-        boolean recovered = Poll.until(WAIT, () -> Sql.count(PREPARED_HERE) == 0
+        boolean recovered = Poll.until(WAIT, () -> InDoubt.database() == 0
                 && BrokerConsole.preparedTransactions() == 0);
         long recoverySeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
-        assertTrue(recovered, "in-doubt branches left: pg=" + Sql.count(PREPARED_HERE)
+        assertTrue(recovered, "in-doubt branches left: pg=" + InDoubt.database()
                 + " broker=" + BrokerConsole.preparedTransactions());
-        assertEquals(0, Sql.count(PREPARED_HERE), "pg_prepared_xacts empty after recovery");
+        assertEquals(0, InDoubt.database(), "pg_prepared_xacts empty after recovery");
 
         // what the operator does: the same request again; dedup absorbs what already ran under this batch
         JsonObject again = start(request);
@@ -132,14 +111,14 @@ class ReplayInterruptedByCrashIT {
             assertEquals(EVENTS, outcome.getInt("effects") + outcome.getInt("duplicates"),
                     handler + ": every re-sent message is an effect or a duplicate: " + outcome);
         }
-        assertEquals(0, Sql.count(PREPARED_HERE));
+        assertEquals(0, InDoubt.database());
     }
 
     private static List<String> deliverAndProcess() throws Exception {
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < EVENTS; i++) {
             SimEvent message = textMessage(MSG_PREFIX * 1000 + i, MEMBER_PREFIX + i);
-            assertTrue(wecom.deliver(message).acknowledged(), "delivery " + i);
+            assertTrue(STACK.wecom().deliver(message).acknowledged(), "delivery " + i);
             keys.add(APP + ":" + EventKeys.keyOf(WeComEvent.parse(message.xml())));
         }
         assertTrue(Poll.until(WAIT, () -> crmMessages(null) == EVENTS && botReplies(null) == EVENTS),
@@ -170,7 +149,7 @@ class ReplayInterruptedByCrashIT {
     }
 
     private static ReplayedEffects effects() {
-        return new ReplayedEffects(APP, MSG_PREFIX, MEMBER_PREFIX, wecom);
+        return new ReplayedEffects(APP, MSG_PREFIX, MEMBER_PREFIX, STACK.wecom());
     }
 
     private static long crmMessages(String batch) {

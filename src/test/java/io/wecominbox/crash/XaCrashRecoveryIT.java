@@ -17,15 +17,19 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * kill -9 of Liberty under load, several times, at random moments (preferably while a two-phase commit
- * is in doubt), then a restart: the server itself must resolve every in-doubt branch, the sender's and
+ * kill -9 of Liberty under load, several times, while a two-phase commit is in doubt when one can be caught
+ * (at least one kill must catch one), then a restart: the server itself must resolve every in-doubt branch, the sender's and
  * the message-driven bean's, and every committed probe must be consumed exactly once.
  */
 @Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
 class XaCrashRecoveryIT {
 
     private static final int ROUNDS = Integer.getInteger("crash.rounds", 4);
-    private static final String PREPARED_HERE = InDoubtKill.PREPARED_HERE;
+    private static final String PREPARED_HERE =
+            "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
+    /** Prepared since a moment of the database's clock: a round's own, not the last round's still recovering. */
+    private static final String PREPARED_SINCE = PREPARED_HERE + " AND prepared >= to_timestamp(? / 1000.0)";
+    private static final String NOW_MILLIS = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint";
 
     private static final LibertyProcess LIBERTY = new LibertyProcess();
 
@@ -49,15 +53,23 @@ class XaCrashRecoveryIT {
         int sent = 0;
         long inDoubtAtKills = 0;
         long brokerInDoubtAtKills = 0;
+        int killsInDoubt = 0;
 
         for (int round = 1; round <= ROUNDS; round++) {
             LIBERTY.start();
+            int before = acknowledged.size();
             try (ProbeLoad load = new ProbeLoad(6, label, acknowledged)) {
-                Poll.sleep(1500 + random.nextInt(2500));
-                InDoubtKill.killPreferablyInDoubt(LIBERTY);
+                // a fresh server answers its first requests slowly: kill only once the load flows
+                assertTrue(Poll.until(Duration.ofSeconds(90), () -> acknowledged.size() >= before + 6),
+                        "round " + round + ": the server acknowledges probes");
+                Poll.sleep(random.nextInt(1500));
+                long hunt = Sql.count(NOW_MILLIS);
+                if (LIBERTY.killInDoubt(Duration.ofSeconds(20), () -> Sql.count(PREPARED_SINCE, hunt) > 0)) {
+                    killsInDoubt++;
+                }
                 sent += load.attempts();
+                inDoubtAtKills += Sql.count(PREPARED_SINCE, hunt);
             }
-            inDoubtAtKills += Sql.count(PREPARED_HERE);
             brokerInDoubtAtKills += BrokerConsole.preparedTransactions();
         }
 
@@ -83,11 +95,16 @@ class XaCrashRecoveryIT {
                 .count();
 
         System.out.printf("crash summary: rounds=%d requests=%d acknowledged=%d committed=%d consumedOnce=%d "
-                        + "duplicated=%d orphanReceipts=%d inDoubtAtKills(pg)=%d inDoubtAtKills(broker)=%d "
-                        + "recoveredInSeconds=%d%n",
-                ROUNDS, sent, acknowledged.size(), rows, consumedOnce, duplicated, orphanReceipts,
+                        + "duplicated=%d orphanReceipts=%d killsInDoubt=%d inDoubtAtKills(pg)=%d "
+                        + "inDoubtAtKills(broker)=%d recoveredInSeconds=%d%n",
+                ROUNDS, sent, acknowledged.size(), rows, consumedOnce, duplicated, orphanReceipts, killsInDoubt,
                 inDoubtAtKills, brokerInDoubtAtKills, recoverySeconds);
 
+        // without a branch in doubt at some kill the test would pass without recovering anything
+        assertTrue(killsInDoubt > 0 && inDoubtAtKills > 0, "a kill left a prepared PostgreSQL transaction to"
+                + " recover (kills in doubt=" + killsInDoubt + ", pg=" + inDoubtAtKills + ", broker="
+                + brokerInDoubtAtKills + ")");
+        assertTrue(acknowledged.size() > 0, "the load had probes acknowledged, so 'none missing' means something");
         assertTrue(drained, "in-doubt branches left: pg=" + Sql.count(PREPARED_HERE)
                 + " broker=" + BrokerConsole.preparedTransactions());
         assertEquals(0, acknowledgedMissing, "every acknowledged probe is committed");

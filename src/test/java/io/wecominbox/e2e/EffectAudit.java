@@ -41,6 +41,16 @@ final class EffectAudit {
 
     /** One distinct event (its key) with the simulator events that carry it. */
     private record KeyedEvent(String key, WeComEvent event, String app, List<SimEvent> copies) {
+
+        /**
+         * The key crm claims: a customer's add is keyed by relationship generation (callback and reconcile pull
+         * meet there); the mix adds every customer once, so it is generation 1. Other events keep their key.
+         */
+        String crmKey() {
+            return "add_external_contact".equals(event.changeType()) && event.userId() != null
+                && event.externalUserId() != null
+                ? app + ":" + EventKeys.relationshipGeneration(event.userId(), event.externalUserId(), 1) : key;
+        }
     }
 
     private EffectAudit() {
@@ -147,7 +157,7 @@ final class EffectAudit {
             Map<String, Long> crmCounts = BrokerConsole.countMessagesBy(CRM_QUEUE, "", "dedupKey");
             long crmMessages = 0;
             for (KeyedEvent k : crm) {
-                long n = crmCounts.getOrDefault("wecom:crm:" + k.key(), 0L);
+                long n = crmCounts.getOrDefault("wecom:crm:" + k.crmKey(), 0L);
                 crmMessages += Math.min(n, 1);
                 if (n == 0) {
                     missing.add("crm " + k.key());
@@ -176,7 +186,8 @@ final class EffectAudit {
             }
 
             // what the dedup gate absorbed, and how many deliveries were JMS redeliveries
-            List<String> keys = accepted.stream().map(KeyedEvent::key).toList();
+            List<String> keys = accepted.stream().flatMap(k -> java.util.stream.Stream.of(k.key(), k.crmKey()))
+                .distinct().toList();
             long absorbed = single(db, "SELECT count(*) FROM handler_disposition WHERE event_key = ANY(?) "
                 + "AND disposition IN ('DUPLICATE_HOT', 'DUPLICATE_COLD')", keys);
             long redeliveries = single(db, "SELECT count(*) FROM handler_disposition WHERE event_key = ANY(?) "
@@ -214,7 +225,7 @@ final class EffectAudit {
         List<KeyedEvent> crm = byKey.values().stream().filter(k -> CRM_TYPES.contains(k.event().typeName())).toList();
         long crmMessages = 0;
         for (KeyedEvent k : crm) {
-            long n = crmCounts.getOrDefault("wecom:crm:" + k.key() + ":" + batchId, 0L);
+            long n = crmCounts.getOrDefault("wecom:crm:" + k.crmKey() + ":" + batchId, 0L);
             crmMessages += Math.min(n, 1);
             if (n != 1) {
                 (n == 0 ? missing : duplicates).add("crm re-run " + k.key() + " messages=" + n);

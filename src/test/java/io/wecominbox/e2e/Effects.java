@@ -1,7 +1,6 @@
 package io.wecominbox.e2e;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,34 +68,5 @@ record Effects(String name, int events, int distinctKeys, Deliveries deliveries,
             deliveries.ackP99().toMillis()));
         extra.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
         return line.toString();
-    }
-
-    /** The same counts over several cases (ACK percentiles: the worst case's). */
-    static Effects overall(List<Effects> cases) {
-        List<String> duplicates = new ArrayList<>();
-        List<String> missing = new ArrayList<>();
-        cases.forEach(c -> {
-            duplicates.addAll(c.duplicates());
-            missing.addAll(c.missing());
-        });
-        Deliveries d = new Deliveries(
-            cases.stream().mapToLong(c -> c.deliveries().attempts()).sum(),
-            cases.stream().mapToLong(c -> c.deliveries().answeredOk()).sum(),
-            cases.stream().mapToLong(c -> c.deliveries().lostAcks()).sum(),
-            cases.stream().mapToLong(c -> c.deliveries().slowAcksPretended()).sum(),
-            cases.stream().mapToLong(c -> c.deliveries().timeouts()).sum(),
-            cases.stream().mapToLong(c -> c.deliveries().httpErrors()).sum(),
-            cases.stream().mapToLong(c -> c.deliveries().connectionErrors()).sum(),
-            cases.stream().mapToLong(c -> c.deliveries().abandonedEvents()).sum(),
-            cases.stream().map(c -> c.deliveries().ackP50()).max(Duration::compareTo).orElse(Duration.ZERO),
-            cases.stream().map(c -> c.deliveries().ackP99()).max(Duration::compareTo).orElse(Duration.ZERO));
-        return new Effects("overall", cases.stream().mapToInt(Effects::events).sum(),
-            cases.stream().mapToInt(Effects::distinctKeys).sum(), d,
-            cases.stream().mapToLong(Effects::callbackLogRows).sum(),
-            cases.stream().mapToInt(Effects::welcomesExpected).sum(), cases.stream().mapToInt(Effects::welcomesSent).sum(),
-            cases.stream().mapToInt(Effects::welcomesExpired).sum(), cases.stream().mapToInt(Effects::crmExpected).sum(),
-            cases.stream().mapToLong(Effects::crmMessages).sum(), cases.stream().mapToInt(Effects::botExpected).sum(),
-            cases.stream().mapToLong(Effects::botReplies).sum(), cases.stream().mapToLong(Effects::duplicatesAbsorbed).sum(),
-            cases.stream().mapToLong(Effects::redeliveries).sum(), duplicates, missing, Map.of("cases", cases.size()));
     }
 }

@@ -54,6 +54,29 @@ public final class BrokerConsole {
         return counts;
     }
 
+    /** Removes a divert from the running broker (until it restarts and reads broker.xml again). */
+    public static void destroyDivert(String name) {
+        exec("destroyDivert(java.lang.String)", Json.createArrayBuilder().add(name));
+    }
+
+    /** Adds a non-exclusive anycast divert with a filter to the running broker. */
+    public static void createDivert(String name, String address, String forwardingAddress, String filter) {
+        exec("createDivert(java.lang.String,java.lang.String,java.lang.String,java.lang.String,boolean,"
+                        + "java.lang.String,java.lang.String,java.lang.String)",
+                Json.createArrayBuilder().add(name).add(name).add(address).add(forwardingAddress).add(false)
+                        .add(filter).addNull().add("ANYCAST"));
+    }
+
+    private static void exec(String operation, jakarta.json.JsonArrayBuilder arguments) {
+        JsonObject request = Json.createObjectBuilder().add("type", "exec")
+                .add("mbean", BROKER_MBEAN.replace("%22", "\"")).add("operation", operation)
+                .add("arguments", arguments).build();
+        JsonObject answer = call("", HttpRequest.BodyPublishers.ofString(request.toString()));
+        if (answer.getInt("status", 0) != 200) {
+            throw new IllegalStateException(operation + " failed: " + answer.getString("error", answer.toString()));
+        }
+    }
+
     private static String queueMbean(String queue) {
         return BROKER_MBEAN.replace("%22", "\"") + ",component=addresses,address=\"" + queue
                 + "\",subcomponent=queues,routing-type=\"anycast\",queue=\"" + queue + "\"";

@@ -5,7 +5,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The Liberty server that `mvn verify` created, started and killed the way an operator (or the OOM
@@ -70,6 +72,27 @@ public final class LibertyProcess {
         } finally {
             run("kill", "-CONT", pid);
         }
+    }
+
+    /**
+     * kill -9 inside a two-phase commit if {@code inDoubt} shows one within {@code within}, else anyway; true
+     * when it did. A prepared branch lives a few milliseconds, shorter than it takes to see it and then kill:
+     * so the server is frozen first (SIGSTOP), looked at, and killed frozen when a branch is prepared,
+     * otherwise let go for a moment.
+     */
+    public boolean killInDoubt(Duration within, BooleanSupplier inDoubt) throws Exception {
+        long deadline = System.nanoTime() + within.toNanos();
+        boolean found = false;
+        while (!found && System.nanoTime() < deadline) {
+            suspend();
+            found = inDoubt.getAsBoolean();
+            if (!found) {
+                resume();
+                Poll.sleep(ThreadLocalRandom.current().nextInt(20, 100));
+            }
+        }
+        kill(); // SIGKILL also ends a stopped process
+        return found;
     }
 
     /** SIGSTOP: nothing in the JVM moves until {@link #resume()} (or a kill), not even a commit in progress. */

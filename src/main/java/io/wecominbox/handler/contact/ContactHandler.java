@@ -1,6 +1,7 @@
 package io.wecominbox.handler.contact;
 
 import io.wecominbox.dedup.DedupPolicy;
+import io.wecominbox.event.PulledContact;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandledEvent;
@@ -39,6 +40,12 @@ public class ContactHandler implements EventHandler {
         return EVENT_TYPES;
     }
 
+    /** Adds are keyed by relationship generation, so a pulled record and its late callback meet. */
+    @Override
+    public boolean keyedByRelationship() {
+        return true;
+    }
+
     @Override
     public DedupPolicy policy() {
         return DedupPolicy.naturallyIdempotentHandler();
@@ -50,6 +57,19 @@ public class ContactHandler implements EventHandler {
         if (e.userId() == null || e.externalUserId() == null || e.createTime() == 0 || e.changeType() == null) {
             LOG.info("change_external_contact without UserID, ExternalUserID, CreateTime or ChangeType: not kept "
                 + event);
+            return;
+        }
+        var pulled = PulledContact.of(e);
+        if (pulled.isPresent() && pulled.get().gone()) {
+            boolean gone = store.goneByReconcile(pulled.get(), event.app());
+            LOG.fine(() -> (gone ? "external_contact marked GONE by reconcile run " : "external_contact changed since run ")
+                + pulled.get().runId() + ": " + event);
+            return;
+        }
+        if (pulled.isPresent()) {
+            boolean found = store.addedByReconcile(pulled.get(), event.app());
+            LOG.fine(() -> (found ? "external_contact found by reconcile run " : "external_contact already current, run ")
+                + pulled.get().runId() + ": " + event);
             return;
         }
         ContactChange change = new ContactChange(new ContactKey(event.app(), e.userId(), e.externalUserId()),

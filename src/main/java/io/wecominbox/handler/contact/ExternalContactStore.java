@@ -1,13 +1,18 @@
 package io.wecominbox.handler.contact;
 
+import io.wecominbox.event.PulledContact;
+import io.wecominbox.relationship.GenerationRule;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -20,7 +25,9 @@ import javax.sql.DataSource;
  *       the contact as added (we missed the add);</li>
  *   <li>a delete applies unless the row holds a newer add; it leaves a tombstone when the row is missing, so a
  *       late edit or an older add still finds it;</li>
- *   <li>a transfer_fail notes the reason, and never changes an existing row's status.</li>
+ *   <li>a transfer_fail notes the reason, and never changes an existing row's status;</li>
+ *   <li>a reconcile pull's record creates a missing row or revives one deleted before its page was fetched,
+ *       and a complete pass's "gone" ends a current row it did not list (status GONE); both name their run.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -89,6 +96,55 @@ public class ExternalContactStore {
                 updated_at = now()
             """;
 
+    // A pulled record says the relationship existed when its page was fetched (CreateTime). It brings back a
+    // row deleted before then and fills a missing one; a current row is left alone (a callback knew it). Its
+    // add time is follow_info.createtime (the FIRST add), or just after the delete it follows, so a late add
+    // callback (newer) still applies its State and a late copy of that delete (older) does not.
+    private static final String RECONCILED_ADD = """
+            INSERT INTO external_contact AS c (app, user_id, external_user_id, status, state, added_at,
+                last_event_at, reconcile_run_id, last_seen_run_id, last_seen_at)
+            VALUES (?, ?, ?, 'ADDED', ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app, user_id, external_user_id) DO UPDATE SET
+                status = 'ADDED',
+                state = EXCLUDED.state,
+                added_at = CASE WHEN c.deleted_at IS NULL THEN EXCLUDED.added_at
+                                ELSE greatest(EXCLUDED.added_at, c.deleted_at + interval '1 second') END,
+                deleted_at = NULL,
+                delete_source = NULL,
+                last_event_at = greatest(c.last_event_at, EXCLUDED.last_event_at),
+                reconcile_run_id = EXCLUDED.reconcile_run_id,
+                last_seen_run_id = EXCLUDED.last_seen_run_id,
+                last_seen_at = EXCLUDED.last_seen_at,
+                updated_at = now()
+            WHERE (c.added_at IS NULL AND c.deleted_at IS NULL)
+               OR (c.deleted_at IS NOT NULL AND c.deleted_at < EXCLUDED.last_event_at)
+            """;
+
+    // What a complete reconcile pass did not list: ended as of the pass's start, if still current and known
+    // from before it (an add newer than the start may simply be missing from a page fetched earlier).
+    private static final String GONE = """
+            WITH target AS (SELECT ?::text AS app, ?::text AS user_id, ?::text AS external_user_id,
+                                   ?::timestamptz AS known_before, ?::bigint AS run_id, ?::timestamptz AS ended_at)
+            UPDATE external_contact c SET status = 'GONE', deleted_at = t.ended_at, delete_source = NULL,
+                last_event_at = greatest(c.last_event_at, t.ended_at), reconcile_run_id = t.run_id, updated_at = now()
+            FROM target t
+            WHERE c.app = t.app AND c.user_id = t.user_id AND c.external_user_id = t.external_user_id
+              AND c.deleted_at IS NULL AND c.added_at IS NOT NULL AND c.added_at < t.known_before
+              AND c.last_seen_run_id IS DISTINCT FROM t.run_id
+            """;
+
+    private static final String SEEN = """
+            UPDATE external_contact SET last_seen_run_id = ?, last_seen_at = ?
+            WHERE app = ? AND user_id = ? AND external_user_id = ? AND deleted_at IS NULL AND added_at IS NOT NULL
+            """;
+
+    private static final String GONE_CANDIDATES = """
+            SELECT user_id, external_user_id FROM external_contact
+            WHERE app = ? AND user_id = ANY (?) AND deleted_at IS NULL AND added_at IS NOT NULL AND added_at < ?
+              AND last_seen_run_id IS DISTINCT FROM ?
+            ORDER BY user_id, external_user_id
+            """;
+
     @Resource(lookup = "jdbc/wecom")
     private DataSource dataSource;
 
@@ -111,6 +167,58 @@ public class ExternalContactStore {
         return update(TRANSFER_FAIL, change.key(), utc(change.at()), reason, utc(change.at()), change.callbackLogId());
     }
 
+    /** A pulled record; true when it created or revived the row (false: the row was already current). */
+    public boolean addedByReconcile(PulledContact pulled, String app) {
+        Instant from = pulled.followCreatedAt() == null || pulled.followCreatedAt().isAfter(pulled.observedAt())
+            ? pulled.observedAt() : pulled.followCreatedAt();
+        return update(RECONCILED_ADD, new ContactKey(app, pulled.userId(), pulled.externalUserId()),
+            blankToNull(pulled.state()), utc(from), utc(pulled.observedAt()), pulled.runId(), pulled.runId(),
+            utc(pulled.observedAt()));
+    }
+
+    /**
+     * A reconcile page listed the relationship; returns false when we do not hold it as current (then it is
+     * a record to publish). Runs in the page's transaction.
+     */
+    public boolean seen(Connection c, ContactKey key, long runId, Instant at) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(SEEN)) {
+            s.setLong(1, runId);
+            s.setObject(2, utc(at));
+            s.setString(3, key.app());
+            s.setString(4, key.userId());
+            s.setString(5, key.externalUserId());
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    /** Current relationships of these members, known before {@code knownBefore}, that run {@code runId} did not list. */
+    public List<ContactKey> unlisted(Connection c, String app, List<String> members, Instant knownBefore, long runId)
+            throws SQLException {
+        List<ContactKey> keys = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(GONE_CANDIDATES)) {
+            s.setString(1, app);
+            s.setArray(2, c.createArrayOf("text", members.toArray()));
+            s.setObject(3, utc(knownBefore));
+            s.setLong(4, runId);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    keys.add(new ContactKey(app, rs.getString(1), rs.getString(2)));
+                }
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * A complete pass did not list the relationship: GONE as of the pass's start, unless it changed since
+     * the pass chose it (re-added, listed, deleted by a callback). True when it was marked.
+     */
+    public boolean goneByReconcile(PulledContact gone, String app) {
+        Instant knownBefore = gone.observedAt().minus(GenerationRule.CLOCK_SKEW_MARGIN);
+        return update(GONE, new ContactKey(app, gone.userId(), gone.externalUserId()), utc(knownBefore),
+            gone.runId(), utc(gone.observedAt()));
+    }
+
     private boolean update(String sql, ContactKey key, Object... values) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
             int i = 0;
@@ -124,6 +232,10 @@ public class ExternalContactStore {
         } catch (SQLException e) {
             throw new IllegalStateException("external_contact write failed", e);
         }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 
     private static OffsetDateTime utc(Instant instant) {

@@ -1,5 +1,6 @@
 package io.wecominbox.handler.crm;
 
+import io.wecominbox.event.PulledContact;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.handler.HandledEvent;
 import jakarta.json.Json;
@@ -27,7 +28,16 @@ final class CrmEvents {
             .add("eventKey", handled.eventKey())
             .add("dedupKey", handled.dedupKey());
         put(json, "changeType", e.changeType());
-        if (e.createTime() > 0) {
+        var pulled = PulledContact.of(e);
+        if (pulled.isPresent()) {
+            // no callback time: when a pull saw it, and when the member first added the customer
+            // a gone one had ended by the start of the pass that no longer listed it
+            json.add("origin", "reconcile").add("reconcileRunId", pulled.get().runId())
+                .add(pulled.get().gone() ? "endedBy" : "observedAt", pulled.get().observedAt().toString());
+            if (pulled.get().followCreatedAt() != null) {
+                json.add("firstAddedAt", pulled.get().followCreatedAt().toString());
+            }
+        } else if (e.createTime() > 0) {
             json.add("occurredAt", Instant.ofEpochSecond(e.createTime()).toString());
         }
         put(json, "corpId", e.toUserName());

@@ -43,6 +43,12 @@ public class CrmHandler implements EventHandler {
         return EVENT_TYPES;
     }
 
+    /** A customer added is one CRM message, whether the callback or a reconcile pull told us. */
+    @Override
+    public boolean keyedByRelationship() {
+        return true;
+    }
+
     @Override
     public DedupPolicy policy() {
         return DedupPolicy.builder().onHotStoreDown(StoreDownAction.PROCEED).onColdStoreDown(StoreDownAction.REJECT)

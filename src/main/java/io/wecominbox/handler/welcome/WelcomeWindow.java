@@ -8,7 +8,7 @@ import java.util.Objects;
  * The time a WelcomeCode leaves us, and whether an attempt (now, or the broker's next redelivery) still fits.
  * The code is valid {@value #VALIDITY_SECONDS} s after the event's CreateTime by WeCom's clock; the deadline
  * keeps a margin for clock skew. The redelivery schedule must match the broker's address-setting for
- * {@code wecom.handler.welcome} (src/stack/artemis/broker.xml), so the handler can tell whether a rollback
+ * {@code wecom.handler.welcome} (src/main/broker/wecom-inbox-broker.xml), so the handler can tell whether a rollback
  * would be redelivered in time or whether to record EXPIRED now.
  *
  * @param margin             taken off the 20 s: our clock against WeCom's

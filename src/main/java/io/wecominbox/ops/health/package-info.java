@@ -1,7 +1,8 @@
 /**
  * Health at /health (public, for load balancers). Readiness probes what accepting a callback needs: the
  * database ({@link io.wecominbox.ops.health.DatabaseReadinessCheck}) and the broker
- * ({@link io.wecominbox.ops.health.BrokerReadinessCheck}). Liveness stays cheap (heap only): an outage of a
+ * ({@link io.wecominbox.ops.health.BrokerReadinessCheck}), and that the broker routes every handler its events
+ ({@link io.wecominbox.ops.health.HandlerRoutesReadinessCheck}: queue and diverts, read from its management API). Liveness stays cheap (heap only): an outage of a
  * dependency must make the node unready, not get it restarted.
  * Redis ({@link io.wecominbox.ops.health.RedisReadinessCheck}) counts only while a handler's policy REJECTs
  * without it; otherwise a dead Redis is reported in the check's data and the node stays ready.

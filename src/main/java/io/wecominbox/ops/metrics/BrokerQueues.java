@@ -9,12 +9,10 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,16 +40,7 @@ public class BrokerQueues {
             .withDescription("Consumers attached to a broker queue, by queue").build();
 
     @Inject
-    @ConfigProperty(name = "wecom.broker.management.url")
-    Optional<String> url;
-
-    @Inject
-    @ConfigProperty(name = "wecom.broker.management.user", defaultValue = "admin")
-    String user;
-
-    @Inject
-    @ConfigProperty(name = "wecom.broker.management.password")
-    Optional<String> password;
+    BrokerManagement management;
 
     @Inject
     @ConfigProperty(name = "wecom.broker.management.refresh-seconds", defaultValue = "5")
@@ -74,12 +63,12 @@ public class BrokerQueues {
 
     @PostConstruct
     void start() {
-        if (url.isEmpty() || password.isEmpty()) {
+        if (management.client().isEmpty()) {
             snapshot = new Snapshot(null, List.of(), "broker management not configured");
             LOG.info("queue depths off: set wecom.broker.management.url and .password (ARTEMIS_ADMIN_PASSWORD)");
             return;
         }
-        reader = new JolokiaQueueReader(URI.create(url.get()), user, password.get());
+        reader = new JolokiaQueueReader(management.client().get());
         refreshing = scheduler.scheduleWithFixedDelay(this::refresh, 0, Math.max(1, refreshSeconds), TimeUnit.SECONDS);
     }
 

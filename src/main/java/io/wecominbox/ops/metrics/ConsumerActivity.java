@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
 
 /** {@link ConsumerMetrics} into MicroProfile Metrics, plus the in-memory totals the dashboard shows. */
@@ -21,13 +20,10 @@ import org.eclipse.microprofile.metrics.Tag;
 public class ConsumerActivity implements ConsumerMetrics {
 
     public static final String DISPOSITIONS = "wecom.handler.dispositions";
-    public static final String HANDLING = "wecom.handler.time";
     public static final String CLEANUP_RUNS = "wecom.cleanup.runs";
 
     private static final Metadata DISPOSITIONS_META = Metadata.builder().withName(DISPOSITIONS)
             .withDescription("Messages a handler finished, by handler and disposition").build();
-    private static final Metadata HANDLING_META = Metadata.builder().withName(HANDLING).withUnit(MetricUnits.SECONDS)
-            .withDescription("Time a handler took for one message, by handler").build();
     private static final Metadata CLEANUP_META = Metadata.builder().withName(CLEANUP_RUNS)
             .withDescription("Runs of a dedup cleanup job, by job and result").build();
 
@@ -44,13 +40,10 @@ public class ConsumerActivity implements ConsumerMetrics {
     private Clock clock;
 
     @Override
-    public void disposition(String handler, String disposition, Duration handlingTime) {
+    public void disposition(String handler, String disposition) {
         String h = handlers.of(handler);
         String d = dispositions.of(disposition);
         registry.counter(DISPOSITIONS_META, new Tag("handler", h), new Tag("disposition", d)).inc();
-        if (handlingTime != null) {
-            registry.timer(HANDLING_META, new Tag("handler", h)).update(handlingTime);
-        }
         totals.computeIfAbsent(h, k -> new ConcurrentHashMap<>()).computeIfAbsent(d, k -> new AtomicLong()).incrementAndGet();
     }
 

@@ -1,12 +1,11 @@
 package io.wecominbox.ops.replay;
 
-import io.wecominbox.messaging.JndiNames;
 import io.wecominbox.messaging.BackgroundMessageSender;
+import io.wecominbox.messaging.HandlerQueues;
 import io.wecominbox.ops.replay.ReplayPlan.Item;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.jms.Queue;
 import jakarta.transaction.Transactional;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,9 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /**
@@ -49,7 +45,8 @@ public class ReplayPublisher {
     @Inject
     private BackgroundMessageSender sender;
 
-    private final Map<String, Queue> queues = new ConcurrentHashMap<>();
+    @Inject
+    private HandlerQueues handlerQueues;
 
     /** Returns false (and sends nothing) when the replay is no longer RUNNING, e.g. cancelled. */
     @Transactional
@@ -65,7 +62,7 @@ public class ReplayPublisher {
                     throw new IllegalStateException("callback_log " + item.callbackLogId() + " vanished during replay "
                         + replayId);
                 }
-                sender.send(queue(item.handler()), d.plaintext(), d.properties(replayId, batchId));
+                sender.send(handlerQueues.of(item.handler()), d.plaintext(), d.properties(replayId, batchId));
             }
             try (PreparedStatement progress = c.prepareStatement(PROGRESS)) {
                 progress.setInt(1, chunk.size());
@@ -102,17 +99,6 @@ public class ReplayPublisher {
             }
         }
         return rows;
-    }
-
-    private Queue queue(String handler) {
-        return queues.computeIfAbsent(handler, name -> {
-            String jndi = JndiNames.handlerQueue(name);
-            try {
-                return (Queue) new InitialContext().lookup(jndi);
-            } catch (NamingException e) {
-                throw new IllegalStateException("no queue " + jndi + " for handler " + name + " (server.xml)", e);
-            }
-        });
     }
 
     /** A callback_log row, as the ingest published it. */

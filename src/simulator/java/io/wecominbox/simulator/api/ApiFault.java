@@ -16,6 +16,8 @@ public enum ApiFault {
     DROP_BEFORE_EFFECT(false),
     /** Perform the effect, then close the connection without an answer: the caller cannot know it worked. */
     DROP_AFTER_EFFECT(true),
+    /** errcode 45009: the app called this API too often; no effect. */
+    FREQUENCY_LIMIT(false),
     /** Expire the caller's access token just before the call, so it gets 42001. */
     INVALIDATE_TOKEN(false);
 

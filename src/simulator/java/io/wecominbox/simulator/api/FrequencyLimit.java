@@ -9,47 +9,45 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * WeCom's frequency limit: at most {@code callsPerMinute} calls of one API per corp in any minute; a call above
- * it is refused with 45009 and has no effect. 0 = no limit. Counted over a sliding minute.
+ * WeCom's per-app, per-API frequency limit: at most {@code perMinute} calls in any sliding minute, then 45009
+ * (WeCom: 10,000 a minute per API and corp). Changeable at run time, so a test can squeeze it.
  */
 public final class FrequencyLimit {
 
-    private static final Duration WINDOW = Duration.ofMinutes(1);
+    public static final int WECOM_PER_MINUTE = 10_000;
 
     private final Clock clock;
-    private final Map<String, Deque<Instant>> recent = new HashMap<>();
-    private int callsPerMinute;
+    private final Map<String, Deque<Instant>> calls = new HashMap<>();
+    private volatile int perMinute = WECOM_PER_MINUTE;
 
     public FrequencyLimit(Clock clock) {
         this.clock = clock;
     }
 
-    public synchronized void callsPerMinute(int limit) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("callsPerMinute must be >= 0");
+    public void perMinute(int calls) {
+        if (calls < 1) {
+            throw new IllegalArgumentException("a limit of at least one call a minute");
         }
-        this.callsPerMinute = limit;
-        recent.clear();
+        this.perMinute = calls;
     }
 
-    public synchronized int callsPerMinute() {
-        return callsPerMinute;
+    public int perMinute() {
+        return perMinute;
     }
 
-    /** True when this call of {@code path} by {@code corp} is within the limit (and counts it). */
-    public synchronized boolean admit(String corp, String path) {
-        if (callsPerMinute == 0) {
-            return true;
-        }
+    /** Counts the call and says whether it is within the limit (a refused call counts too, as at WeCom). */
+    synchronized boolean allow(String app, String path) {
         Instant now = clock.instant();
-        Deque<Instant> calls = recent.computeIfAbsent(corp + " " + path, k -> new ArrayDeque<>());
-        while (!calls.isEmpty() && !calls.peekFirst().isAfter(now.minus(WINDOW))) {
-            calls.pollFirst();
+        Deque<Instant> window = calls.computeIfAbsent(app + ' ' + path, k -> new ArrayDeque<>());
+        while (!window.isEmpty() && window.peekFirst().isBefore(now.minus(Duration.ofMinutes(1)))) {
+            window.removeFirst();
         }
-        if (calls.size() >= callsPerMinute) {
-            return false;
-        }
-        calls.addLast(now);
-        return true;
+        window.addLast(now);
+        return window.size() <= perMinute;
+    }
+
+    public synchronized void clear() {
+        calls.clear();
+        perMinute = WECOM_PER_MINUTE;
     }
 }

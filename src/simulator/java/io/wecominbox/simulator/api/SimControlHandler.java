@@ -133,7 +133,7 @@ public final class SimControlHandler implements HttpHandler {
      * {@code {"path":"/cgi-bin/...","fault":"slow","next":2}} or {@code {..., "rate":0.1}};
      * {@code {"clear":true}} removes all rules first; {@code {"slowDelayMillis":6000}} sets the slow delay;
      * {@code {"latencyMillis":100,"jitterMillis":30,"slowTailRate":0.01,"slowTailMillis":3000}} sets every
-     * answer's timing; {@code {"callsPerMinute":10000}} sets the frequency limit (45009 above it, 0 = none);
+     * answer's timing; {@code {"callsPerMinute":10000}} sets the frequency limit (45009 above it);
      * {@code {"side":"platform","lostAckRate":0.1,"slowAckRate":0,"loseNextAcks":2}} goes to the platform.
      */
     private void applyFaults(JsonObject request) {
@@ -149,7 +149,7 @@ public final class SimControlHandler implements HttpHandler {
                     millis(request, "slowTailMillis")));
         }
         if (request.containsKey("callsPerMinute")) {
-            api.frequencyLimit().callsPerMinute(request.getInt("callsPerMinute"));
+            api.frequencyLimit().perMinute(request.getInt("callsPerMinute"));
         }
         if (request.containsKey("rules")) {
             for (JsonValue rule : request.getJsonArray("rules")) {

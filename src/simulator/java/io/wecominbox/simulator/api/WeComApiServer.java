@@ -3,6 +3,7 @@ package io.wecominbox.simulator.api;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.wecominbox.simulator.config.WeComApp;
+import io.wecominbox.simulator.directory.CustomerDirectory;
 import jakarta.json.JsonObject;
 
 import java.io.IOException;
@@ -25,7 +26,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The WeCom API side: gettoken, send_welcome_msg and message/send under {@code /cgi-bin}, with faults
+ * The WeCom API side: gettoken, send_welcome_msg, message/send, get_follow_user_list and batch/get_by_user
+ * under {@code /cgi-bin} (the last two from the {@link CustomerDirectory}, within a frequency limit), with faults
  * injected per call, every call recorded, and the control/inspection endpoints under {@code /sim}.
  */
 public final class WeComApiServer implements AutoCloseable {
@@ -42,24 +44,28 @@ public final class WeComApiServer implements AutoCloseable {
     private final Clock clock;
     private volatile Duration slowDelay;
     private volatile ApiTiming timing = ApiTiming.NONE;
-    private final FrequencyLimit frequencyLimit;
     private final Random random;
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
 
+    private final FrequencyLimit frequencyLimit;
+
     public WeComApiServer(int port, Supplier<Collection<WeComApp>> apps, Clock clock, Random random,
-                          Duration slowDelay, SimControlHandler.Extras extras) throws IOException {
+                          Duration slowDelay, SimControlHandler.Extras extras, CustomerDirectory directory)
+            throws IOException {
         this.clock = clock;
         this.slowDelay = slowDelay;
         this.faults = new ApiFaults(random);
         this.random = random;
-        this.frequencyLimit = new FrequencyLimit(clock);
         this.calls = new ApiCallLog();
         this.tokens = new AccessTokens(clock);
         this.welcomeCodes = new WelcomeCodes(clock);
+        this.frequencyLimit = new FrequencyLimit(clock);
         this.endpoints = Map.of(
                 WeComApiPaths.GET_TOKEN, new GetTokenEndpoint(apps, tokens),
                 WeComApiPaths.SEND_WELCOME_MSG, new SendWelcomeMsgEndpoint(tokens, welcomeCodes),
-                WeComApiPaths.MESSAGE_SEND, new MessageSendEndpoint(tokens, clock));
+                WeComApiPaths.MESSAGE_SEND, new MessageSendEndpoint(tokens, clock),
+                WeComApiPaths.GET_FOLLOW_USER_LIST, new FollowUserListEndpoint(tokens, directory, frequencyLimit),
+                WeComApiPaths.BATCH_GET_BY_USER, new BatchGetByUserEndpoint(tokens, directory, frequencyLimit));
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
         // Many threads: a SLOW fault sleeps in its handler and must not hold up other callers.
         this.executor = Executors.newCachedThreadPool(r -> {
@@ -98,6 +104,10 @@ public final class WeComApiServer implements AutoCloseable {
         return welcomeCodes;
     }
 
+    public FrequencyLimit frequencyLimit() {
+        return frequencyLimit;
+    }
+
     public void slowDelay(Duration delay) {
         this.slowDelay = delay;
     }
@@ -111,20 +121,15 @@ public final class WeComApiServer implements AutoCloseable {
         return timing;
     }
 
-    /** WeCom's per-corp, per-API frequency limit (45009 above it); 0 = none (the default). */
-    public FrequencyLimit frequencyLimit() {
-        return frequencyLimit;
-    }
-
     /**
-     * Forgets recorded calls, fault rules, timing and frequency limit; tokens and welcome codes stay (in-flight
-     * work may use them).
+     * Forgets recorded calls, fault rules, timing and frequency counts; tokens, welcome codes and the customer
+     * directory stay (in-flight work may use them).
      */
     public void reset() {
         calls.clear();
         faults.clear();
         timing = ApiTiming.NONE;
-        frequencyLimit.callsPerMinute(0);
+        frequencyLimit.clear();
         inFlight.values().forEach(f -> f.max.set(f.now.get()));
     }
 
@@ -183,8 +188,9 @@ public final class WeComApiServer implements AutoCloseable {
             synchronized (random) {
                 delay = timing.nextDelay(random);
             }
-            if (!WeComApiPaths.GET_TOKEN.equals(path)
-                    && !frequencyLimit.admit(String.valueOf(facts.corpId != null ? facts.corpId : facts.app), path)) {
+            // the message endpoints here; the directory endpoints count their own calls (FrequencyLimit)
+            if ((WeComApiPaths.SEND_WELCOME_MSG.equals(path) || WeComApiPaths.MESSAGE_SEND.equals(path))
+                    && !frequencyLimit.allow(String.valueOf(facts.app), path)) {
                 answer = JsonAnswers.error(WeComErrors.API_FREQUENCY_LIMIT);
                 record(path, body, facts, httpStatus, answer, Optional.empty());
                 sleep(delay);
@@ -200,6 +206,7 @@ public final class WeComApiServer implements AutoCloseable {
                 switch (fault.get()) {
                     case SYSTEM_BUSY -> answer = JsonAnswers.error(WeComErrors.SYSTEM_BUSY);
                     case OTHER_APP_SENDING -> answer = JsonAnswers.error(WeComErrors.OTHER_APP_SENDING);
+                    case FREQUENCY_LIMIT -> answer = JsonAnswers.error(WeComErrors.API_FREQUENCY_LIMIT);
                     case HTTP_500 -> httpStatus = 500;
                     case HTTP_502 -> httpStatus = 502;
                     case DROP_BEFORE_EFFECT -> httpStatus = 0;

@@ -102,6 +102,11 @@ public final class CallbackDeliverer implements AutoCloseable {
         }
 
         void attempt(int number) {
+            if (faults.unreachable()) {
+                afterAttempt(new DeliveryAttempt(event.id(), event.app(), event.type(), number,
+                        DeliveryStatus.CONNECTION_ERROR, 0, Duration.ZERO, clock.instant()));
+                return;
+            }
             HttpRequest request = HttpRequest.newBuilder(target).timeout(ackTimeout)
                     .header("Content-Type", "text/xml; charset=utf-8")
                     .header("User-Agent", "Mozilla/4.0 (WeCom simulator)")

@@ -1,6 +1,7 @@
 package io.wecominbox.simulator.platform;
 
 import io.wecominbox.simulator.config.WeComApp;
+import io.wecominbox.simulator.directory.CustomerDirectory;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -13,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Generates realistic plaintext callbacks, field for field as WeCom sends them. Remembers recently added
- * customers so that edits and deletes refer to someone who was actually added. Thread-safe.
+ * customers so that edits and deletes refer to someone who was actually added, and records every add and
+ * delete in the {@link CustomerDirectory} the API side lists customers from. Thread-safe.
  */
 public final class EventFactory {
 
@@ -29,10 +31,44 @@ public final class EventFactory {
     private final AtomicLong sequence = new AtomicLong();
     private final Deque<String[]> recentContacts = new ArrayDeque<>(); // {userId, externalUserId}
 
+    private final CustomerDirectory directory;
+
     public EventFactory(Clock clock, Random random, WelcomeCodeListener welcomeCodes) {
+        this(clock, random, welcomeCodes, new CustomerDirectory());
+    }
+
+    /** Every add and delete it generates is recorded in {@code directory} (what WeCom knows, delivered or not). */
+    public EventFactory(Clock clock, Random random, WelcomeCodeListener welcomeCodes, CustomerDirectory directory) {
         this.clock = clock;
         this.random = random;
         this.welcomeCodes = welcomeCodes;
+        this.directory = directory;
+    }
+
+    /** An add_external_contact by this member of a new customer (with a WelcomeCode when asked). */
+    public SimEvent contactAddedBy(WeComApp app, String member, boolean withWelcomeCode) {
+        return addContact(app, Instant.ofEpochSecond(clock.instant().getEpochSecond()), "add_external_contact",
+                withWelcomeCode, member, "wm" + randomString(30));
+    }
+
+    /** The same customer added again by the same member (after a delete): a new fact with a new code. */
+    public SimEvent contactReAdded(WeComApp app, String member, String externalUserId, boolean withWelcomeCode) {
+        return addContact(app, Instant.ofEpochSecond(clock.instant().getEpochSecond()), "add_external_contact",
+                withWelcomeCode, member, externalUserId);
+    }
+
+    /** del_follow_user (the customer deleted the member) or del_external_contact for one relationship. */
+    public SimEvent contactDeleted(WeComApp app, String member, String externalUserId, boolean byCustomer) {
+        Instant second = Instant.ofEpochSecond(clock.instant().getEpochSecond());
+        String changeType = byCustomer ? "del_follow_user" : "del_external_contact";
+        PlaintextXml xml = externalContact(app, second, changeType).text("UserID", member)
+                .text("ExternalUserID", externalUserId);
+        if (!byCustomer) {
+            xml.text("Source", "");
+        }
+        directory.removed(app.name(), member, externalUserId);
+        return event(app, byCustomer ? EventType.DEL_FOLLOW_USER : EventType.DEL_EXTERNAL_CONTACT, second,
+                xml.build(), null);
     }
 
     public SimEvent create(WeComApp app, EventType type) {
@@ -77,12 +113,14 @@ public final class EventFactory {
             }
             case DEL_EXTERNAL_CONTACT -> {
                 String[] c = knownContact();
+                directory.removed(app.name(), c[0], c[1]);
                 yield event(app, type, second, externalContact(app, second, "del_external_contact")
                         .text("UserID", c[0]).text("ExternalUserID", c[1])
                         .text("Source", random.nextInt(4) == 0 ? "DELETE_BY_TRANSFER" : "").build(), null);
             }
             case DEL_FOLLOW_USER -> {
                 String[] c = knownContact();
+                directory.removed(app.name(), c[0], c[1]);
                 yield event(app, type, second, externalContact(app, second, "del_follow_user")
                         .text("UserID", c[0]).text("ExternalUserID", c[1]).build(), null);
             }
@@ -126,12 +164,19 @@ public final class EventFactory {
     }
 
     private SimEvent addContact(WeComApp app, Instant second, String changeType, boolean withWelcomeCode) {
-        String userId = member();
-        String externalUserId = "wm" + randomString(30);
+        return addContact(app, second, changeType, withWelcomeCode, member(), "wm" + randomString(30));
+    }
+
+    private SimEvent addContact(WeComApp app, Instant second, String changeType, boolean withWelcomeCode,
+                                String userId, String externalUserId) {
         remember(userId, externalUserId);
+        String state = random.nextBoolean() ? "channel_" + random.nextInt(5) : "";
+        if (changeType.equals("add_external_contact")) {
+            directory.added(app.name(), userId, externalUserId, state, second);
+        }
         PlaintextXml xml = externalContact(app, second, changeType)
                 .text("UserID", userId).text("ExternalUserID", externalUserId)
-                .text("State", random.nextBoolean() ? "channel_" + random.nextInt(5) : "");
+                .text("State", state);
         String code = null;
         if (withWelcomeCode) {
             code = randomString(43);

@@ -14,6 +14,7 @@ public final class PlatformFaults {
     private volatile double lostAckRate;
     private volatile double slowAckPretendRate;
     private final AtomicInteger loseNext = new AtomicInteger();
+    private volatile boolean unreachable;
 
     public PlatformFaults(Random random) {
         this.random = random;
@@ -32,7 +33,20 @@ public final class PlatformFaults {
         loseNext.set(n);
     }
 
+    /**
+     * While on, the app cannot be reached at all (a network cut, both stores down behind a load balancer):
+     * every attempt fails to connect, and an event whose retries all fall in the outage is never delivered.
+     */
+    public void unreachable(boolean on) {
+        this.unreachable = on;
+    }
+
+    boolean unreachable() {
+        return unreachable;
+    }
+
     public void clear() {
+        unreachable = false;
         lostAckRate = 0;
         slowAckPretendRate = 0;
         loseNext.set(0);

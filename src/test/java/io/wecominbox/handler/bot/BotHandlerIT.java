@@ -146,7 +146,8 @@ class BotHandlerIT {
     private static List<ReplyRow> awaitReplies(String msgId, int n) throws SQLException {
         assertTrue(Poll.until(WAIT, () -> Sql.count("SELECT count(*) FROM bot_reply_log WHERE app = ? AND msg_id = ?",
             APP, msgId) >= n), n + " bot_reply_log rows expected");
-        Poll.sleep(1_000); // and no more
+        assertTrue(Poll.holdsFor(Duration.ofSeconds(1), () -> Sql.count("SELECT count(*) FROM bot_reply_log"
+            + " WHERE app = ? AND msg_id = ?", APP, msgId) == n), "and no more than " + n + " bot_reply_log rows");
         List<ReplyRow> rows = new ArrayList<>();
         try (Connection c = StackEnv.openDatabase(); PreparedStatement s = c.prepareStatement(
             "SELECT status, to_user, batch_id, duplicate_check, wecom_msgid FROM bot_reply_log"

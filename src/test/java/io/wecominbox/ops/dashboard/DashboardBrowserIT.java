@@ -10,6 +10,7 @@ import io.wecominbox.simulator.config.EnvironmentOverrides;
 import io.wecominbox.simulator.config.SimulatorConfig;
 import io.wecominbox.simulator.platform.DeliveryOutcome;
 import io.wecominbox.simulator.platform.EventType;
+import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.ExternalContactEvents;
 import io.wecominbox.testsupport.FakeWeCom;
@@ -75,11 +76,15 @@ class DashboardBrowserIT {
         try (WeComSimulator wecom = simulator().start()) {
             // the first three answers for this event get "lost": WeCom re-sends at +5 s, +10 s and +84-90 s
             wecom.loseNextAcks(3);
-            CompletableFuture<DeliveryOutcome> late = wecom.deliverAsync(wecom.newEvent("customer", EventType.ADD_EXTERNAL_CONTACT));
-            Poll.sleep(12_000); // nothing else may be answered before its third attempt
+            SimEvent lateEvent = wecom.newEvent("customer", EventType.ADD_EXTERNAL_CONTACT);
+            CompletableFuture<DeliveryOutcome> late = wecom.deliverAsync(lateEvent);
+            // nothing else may be answered before its third attempt has lost the last of those answers
+            assertTrue(Poll.until(Duration.ofSeconds(40), () -> wecom.deliveries().attempts(lateEvent.id()).size() >= 3),
+                "WeCom re-sent the late event twice: " + wecom.deliveries().attempts(lateEvent.id()));
             wecom.loseNextAcks(1);
             CompletableFuture<DeliveryOutcome> once = wecom.deliverAsync(wecom.newEvent("contacts", EventType.CREATE_USER));
-            Poll.sleep(7_000);
+            // its lost first answer, then the +5 s re-send answered
+            assertTrue(Poll.until(Duration.ofSeconds(40), once::isDone), "the re-sent event was answered");
 
             forgeRequests();
             for (int round = 0; !late.isDone(); round++) {
@@ -121,6 +126,9 @@ class DashboardBrowserIT {
                 "retryspan", "welcomes")) {
             assertEquals("ready", panels.getJsonObject(ready).getString("state"), ready + ": " + panels.getJsonObject(ready));
         }
+        // reconcile passes: drawn from GET /api/ops/reconcile-runs (empty or ready, depending on the tests before)
+        assertTrue(List.of("ready", "empty").contains(panels.getJsonObject("reconcile").getString("state")),
+                "reconcile: " + panels.getJsonObject("reconcile"));
         assertTrue(seen.getInt("bars") >= 3, "ingest columns: " + seen.getInt("bars"));
         assertTrue(seen.getInt("latencyPoints") >= 3, "latency points: " + seen.getInt("latencyPoints"));
         assertTrue(seen.getInt("wecomRetries") >= 4, "WeCom's retries stand out: " + seen);

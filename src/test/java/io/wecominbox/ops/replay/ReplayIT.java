@@ -162,7 +162,8 @@ class ReplayIT {
         int done = after.getInt("done");
         assertTrue(done < 2 * EVENTS, "cancelled before the end: " + done);
         assertTrue(after.getJsonNumber("rate").doubleValue() > 0);
-        Poll.sleep(2_000);
+        assertTrue(Poll.holdsFor(Duration.ofSeconds(2), () -> ReplayApi.get(id).getInt("done") == done),
+            "nothing published after the cancel");
         JsonObject settled = awaitSettled(id);
         assertEquals(done, settled.getInt("done"), "nothing published after the cancel");
         long duplicates = settled.getJsonObject("outcomes").values().stream()

@@ -8,6 +8,10 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 class ReplayTaskTest {
@@ -69,12 +73,42 @@ class ReplayTaskTest {
 
     @Test
     void whenEvenRecordingTheFailureFailsTheTaskEndsQuietlyForTheNextStartToMarkIt() {
-        ReplayTask task = new ReplayTask(7, () -> {
-            throw new IllegalStateException("database down");
-        }, (id, reason) -> {
-            throw new IllegalStateException("database still down");
-        });
-        task.run(); // logged; nothing thrown into an unread Future
+        List<String> attempts = new ArrayList<>();
+        List<LogRecord> logged = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(ReplayTask.class.getName());
+        log.addHandler(capture);
+        try {
+            ReplayTask task = new ReplayTask(7, () -> {
+                throw new IllegalStateException("database down");
+            }, (id, reason) -> {
+                attempts.add(reason);
+                throw new IllegalStateException("database still down");
+            });
+            task.run(); // nothing thrown into an unread Future
+        } finally {
+            log.removeHandler(capture);
+        }
+        assertEquals(1, attempts.size(), "it tried once to record the failure");
+        assertTrue(attempts.get(0).startsWith("the replay task died (IllegalStateException: database down)"),
+            attempts.get(0));
+        assertTrue(logged.stream().anyMatch(r -> r.getLevel() == Level.SEVERE
+                && r.getMessage().contains("could not be marked FAILED")
+                && r.getMessage().contains("stays RUNNING until this server's next start")),
+            "says why the row stays RUNNING and who will mark it");
     }
 
     @Test

@@ -40,7 +40,8 @@ class AdminSecurityIT {
             "GET /api/ops/dashboard/rejections", "GET /api/ops/dashboard/consumers", "GET /api/ops/dashboard/welcomes",
             "GET /api/ops/retry-span", "GET /api/ops/handlers",
             "POST /api/ops/replays", "GET /api/ops/replays", "GET /api/ops/replays/{id}",
-            "DELETE /api/ops/replays/{id}", "POST /api/ops/replays/{id}/cancel");
+            "DELETE /api/ops/replays/{id}", "POST /api/ops/replays/{id}/cancel",
+            "POST /api/ops/reconcile-runs", "GET /api/ops/reconcile-runs", "GET /api/ops/reconcile-runs/{id}");
 
     /** Admin URLs outside the JSON API (the page is hidden from the OpenAPI document). */
     private static final List<String> PAGES = List.of("/dashboard", "/dashboard/", "/dashboard/index.html",
@@ -107,10 +108,11 @@ class AdminSecurityIT {
         HttpResponse<String> admin = request(method, path, Http.basic(Http.adminUser(), Http.adminPassword()));
         int status = admin == null ? -1 : admin.statusCode();
         boolean expectedMissing = path.endsWith("/no-such-file") || path.equals("/api/ops/probes/1")
-                || path.startsWith("/api/ops/replays/1");
-        // a replay needs a JSON selection: the admin's empty POST gets past the login and is refused as a
-        // request (415 without a JSON content type, 400 without a selection), never started
-        boolean expectedInvalid = "POST".equals(method) && path.equals("/api/ops/replays");
+                || path.startsWith("/api/ops/replays/1") || path.equals("/api/ops/reconcile-runs/1");
+        // a replay needs a JSON selection, a reconcile pass an app: the admin's empty POST gets past the login
+        // and is refused as a request (415 without a JSON content type, 400 without a selection), never started
+        boolean expectedInvalid = "POST".equals(method)
+                && (path.equals("/api/ops/replays") || path.equals("/api/ops/reconcile-runs"));
         boolean ok = status >= 200 && status < 400 || expectedMissing && status == 404
                 || expectedInvalid && (status == 400 || status == 415);
         if (!ok) {

@@ -1,14 +1,10 @@
 package io.wecominbox.simulator.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -53,47 +49,5 @@ class ApiTimingTest {
             () -> new ApiTiming(Duration.ofMillis(-1), Duration.ZERO, 0, Duration.ZERO));
         assertThrows(IllegalArgumentException.class,
             () -> new ApiTiming(Duration.ZERO, Duration.ZERO, 1.5, Duration.ZERO));
-    }
-
-    @Test
-    void theFrequencyLimitRefusesCallsAboveItWithinAMinuteAndAdmitsThemAgainAfterIt() {
-        MutableClock clock = new MutableClock();
-        FrequencyLimit limit = new FrequencyLimit(clock);
-        limit.callsPerMinute(3);
-        assertTrue(limit.admit("corp", "/p"));
-        assertTrue(limit.admit("corp", "/p"));
-        assertTrue(limit.admit("corp", "/p"));
-        assertFalse(limit.admit("corp", "/p"), "the fourth call in the minute");
-        assertTrue(limit.admit("other-corp", "/p"), "per corp");
-        assertTrue(limit.admit("corp", "/other-api"), "per API");
-        clock.now = clock.now.plusSeconds(61);
-        assertTrue(limit.admit("corp", "/p"), "a minute later");
-    }
-
-    @Test
-    void noFrequencyLimitByDefault() {
-        FrequencyLimit limit = new FrequencyLimit(new MutableClock());
-        for (int i = 0; i < 20_000; i++) {
-            assertTrue(limit.admit("corp", "/p"));
-        }
-    }
-
-    private static final class MutableClock extends Clock {
-        Instant now = Instant.parse("2026-12-01T12:00:00Z");
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -37,7 +37,7 @@ class WeComApiServerTest {
     @BeforeEach
     void start() throws IOException {
         api = new WeComApiServer(0, () -> List.of(CUSTOMER, CONTACTS), clock, new Random(1), Duration.ofMillis(400),
-                SimControlHandler.Extras.NONE);
+                SimControlHandler.Extras.NONE, new io.wecominbox.simulator.directory.CustomerDirectory());
         api.start();
     }
 

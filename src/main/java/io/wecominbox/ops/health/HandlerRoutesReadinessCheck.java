@@ -1,0 +1,81 @@
+package io.wecominbox.ops.health;
+
+import io.wecominbox.handler.EventHandler;
+import io.wecominbox.handler.HandlerCatalog;
+import io.wecominbox.handler.HandlerRoute;
+import io.wecominbox.messaging.JndiNames;
+import io.wecominbox.ops.metrics.BrokerManagement;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.jms.JMSException;
+import jakarta.jms.Queue;
+import jakarta.jms.Topic;
+import java.util.Optional;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * Ready only if the broker routes every deployed handler its events: the handler's queue exists and diverts
+ * from the events address feed it exactly the types the handler declares. Without this a broker lacking the
+ * application's configuration (src/main/broker/wecom-inbox-broker.xml) accepts every callback and the handlers
+ * silently get nothing. Reads the broker's management API on every call (two HTTP reads, 3 s timeout each);
+ * without management access it is DOWN, since the routes cannot be verified.
+ */
+@Readiness
+@ApplicationScoped
+public class HandlerRoutesReadinessCheck implements HealthCheck {
+
+    @Inject
+    HandlerCatalog catalog;
+
+    @Inject
+    BrokerManagement management;
+
+    @Resource(lookup = JndiNames.EVENTS_TOPIC)
+    private Topic eventsTopic;
+
+    @Override
+    public HealthCheckResponse call() {
+        HealthCheckResponseBuilder response = HealthCheckResponse.named("handler-routes");
+        if (management.client().isEmpty()) {
+            return response.down().withData("error", "cannot verify the broker's handler routes: broker management"
+                    + " is not configured (wecom.broker.management.url, .user, .password)").build();
+        }
+        BrokerTopology broker;
+        String eventsAddress;
+        try {
+            eventsAddress = eventsTopic.getTopicName();
+            broker = BrokerTopology.read(management.client().get());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return response.down().withData("error", "interrupted").build();
+        } catch (Exception e) {
+            return response.down().withData("error", "cannot read the broker's management API: " + e.getMessage())
+                    .build();
+        }
+        boolean up = true;
+        for (EventHandler handler : catalog.handlers()) {
+            HandlerRoute route = HandlerRoute.of(handler);
+            Optional<String> problem = queueOf(handler.name())
+                    .map(queue -> HandlerRouteCheck.problem(route, queue, eventsAddress, broker))
+                    .orElse(Optional.of("no JMS queue " + JndiNames.handlerQueue(handler.name()) + " in server.xml"));
+            response.withData(handler.name(), problem.orElse("routed"));
+            up &= problem.isEmpty();
+        }
+        return (up ? response.up() : response.down()).build();
+    }
+
+    /** The broker queue the handler's consumer listens on, as server.xml's jmsQueue names it. */
+    private static Optional<String> queueOf(String handler) {
+        try {
+            return Optional.of(((Queue) new InitialContext().lookup(JndiNames.handlerQueue(handler))).getQueueName());
+        } catch (NamingException | JMSException | ClassCastException e) {
+            return Optional.empty();
+        }
+    }
+}
