@@ -29,7 +29,16 @@ public final class BrokerConsole {
 
     /** Messages waiting on an anycast queue (named like its address) that match a JMS selector. */
     public static long countMessages(String queue, String filter) {
-        JsonObject request = Json.createObjectBuilder().add("type", "exec").add("mbean", queueMbean(queue))
+        return countMessages(queue, "anycast", queue, filter);
+    }
+
+    /**
+     * The same for a queue on another address: {@code countMessages("DLA", "multicast", "DLQ.wecom.handler.welcome",
+     * filter)} (a dead-letter queue the broker created, one of several filtered queues on DLA).
+     */
+    public static long countMessages(String address, String routingType, String queue, String filter) {
+        JsonObject request = Json.createObjectBuilder().add("type", "exec")
+                .add("mbean", queueMbean(address, routingType, queue))
                 .add("operation", "countMessages(java.lang.String)")
                 .add("arguments", Json.createArrayBuilder().add(filter)).build();
         return call("", HttpRequest.BodyPublishers.ofString(request.toString())).getJsonNumber("value").longValue();
@@ -78,8 +87,12 @@ public final class BrokerConsole {
     }
 
     private static String queueMbean(String queue) {
-        return BROKER_MBEAN.replace("%22", "\"") + ",component=addresses,address=\"" + queue
-                + "\",subcomponent=queues,routing-type=\"anycast\",queue=\"" + queue + "\"";
+        return queueMbean(queue, "anycast", queue);
+    }
+
+    private static String queueMbean(String address, String routingType, String queue) {
+        return BROKER_MBEAN.replace("%22", "\"") + ",component=addresses,address=\"" + address
+                + "\",subcomponent=queues,routing-type=\"" + routingType + "\",queue=\"" + queue + "\"";
     }
 
     private static JsonObject call(String path) {
