@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
 @Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
 class BatchCrashRecoveryIT {
 
-    private static final int EVENTS = 600;
+    // A backlog the consumers need several seconds for even on an idle machine: with 300 a round, an idle CI
+    // machine committed the whole round before the first kill, so the kill never hit a batch.
+    private static final int EVENTS = 4000;
     private static final int ROUNDS = 2;
 
     private static final LibertyProcess LIBERTY = new LibertyProcess();
