@@ -4,10 +4,15 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
-import jakarta.jms.JMSContext;
-import jakarta.jms.JMSProducer;
-import jakarta.jms.TransactionRolledBackRuntimeException;
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSRuntimeException;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import jakarta.jms.TransactionRolledBackException;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
 
 /**
@@ -31,13 +36,18 @@ public class TransactedSender {
 
     /** Sends all of them, committed together; returns how many the broker refused as duplicates. */
     public int send(List<Outgoing> messages) {
-        try (JMSContext context = connectionFactory.createContext(JMSContext.SESSION_TRANSACTED)) {
-            JMSProducer producer = context.createProducer();
-            messages.forEach(m -> write(producer, m));
+        // The classic API: the adapter's JMSContext refuses SESSION_TRANSACTED outside JTA even where local
+        // transactions are allowed (Artemis RA 2.53, ActiveMQRASessionFactoryImpl.createContext).
+        try (Connection connection = connectionFactory.createConnection();
+             Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
+             MessageProducer producer = session.createProducer(null)) {
+            for (Outgoing m : messages) {
+                write(session, producer, m);
+            }
             try {
-                context.commit();
+                session.commit();
                 return 0;
-            } catch (TransactionRolledBackRuntimeException e) {
+            } catch (TransactionRolledBackException e) {
                 if (!duplicate(e)) {
                     throw e;
                 }
@@ -49,10 +59,10 @@ public class TransactedSender {
             // a crash between the broker's commit and ours): again one per transaction, so only those drop.
             int duplicates = 0;
             for (Outgoing m : messages) {
-                write(producer, m);
+                write(session, producer, m);
                 try {
-                    context.commit();
-                } catch (TransactionRolledBackRuntimeException e) {
+                    session.commit();
+                } catch (TransactionRolledBackException e) {
                     if (!duplicate(e)) {
                         throw e;
                     }
@@ -62,13 +72,17 @@ public class TransactedSender {
             LOG.info(duplicates + " of " + messages.size() + " messages were already on the broker (re-sent after"
                 + " an interrupted publication) and were dropped by its duplicate detection");
             return duplicates;
+        } catch (JMSException e) {
+            throw new JMSRuntimeException(e.getMessage(), e.getErrorCode(), e);
         }
     }
 
-    private static void write(JMSProducer producer, Outgoing m) {
-        producer.clearProperties();
-        m.envelope().properties().forEach(producer::setProperty);
-        producer.send(m.destination(), m.envelope().body());
+    private static void write(Session session, MessageProducer producer, Outgoing m) throws JMSException {
+        TextMessage message = session.createTextMessage(m.envelope().body());
+        for (Map.Entry<String, Object> p : m.envelope().properties().entrySet()) {
+            message.setObjectProperty(p.getKey(), p.getValue());
+        }
+        producer.send(m.destination(), message);
     }
 
     private static boolean duplicate(Throwable e) {
