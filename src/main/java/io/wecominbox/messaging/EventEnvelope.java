@@ -2,6 +2,8 @@ package io.wecominbox.messaging;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -35,15 +37,17 @@ public record EventEnvelope(String body, String app, String eventType, String ch
     /** Artemis's duplicate-detection property (org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID). */
     public static final String DUPLICATE_ID = "_AMQ_DUPL_ID";
 
-    /** A callback_log row as the relay publishes it; its duplicate id is stable per row. */
-    public static EventEnvelope ofCallback(long callbackLogId, int attempt, String app, String eventType,
-                                           String changeType, String eventKey, long createTime, String body) {
+    /**
+     * A callback_log row as the relay publishes it. Its duplicate id is stable per row: the id, and the row's
+     * receipt time, so that a database rebuilt from scratch (ids from 1 again) never meets the broker's
+     * remembered ids of the old one.
+     */
+    public static EventEnvelope ofCallback(long callbackLogId, Instant receivedAt, int attempt, String app,
+                                           String eventType, String changeType, String eventKey, long createTime,
+                                           String body) {
         return new EventEnvelope(body, app, eventType, changeType, eventKey, callbackLogId, attempt, createTime,
-            null, null, null, callbackDuplicateId(callbackLogId));
-    }
-
-    public static String callbackDuplicateId(long callbackLogId) {
-        return "callback_log:" + callbackLogId;
+            null, null, null, "callback_log:" + callbackLogId + ":"
+            + ChronoUnit.MICROS.between(Instant.EPOCH, receivedAt));
     }
 
     /** The same event re-published by a replay to one handler's queue, with a duplicate id of its own. */

@@ -3,7 +3,7 @@ package io.wecominbox.messaging;
 /** JNDI names of the JMS resources declared in server.xml (one place, so a rename is one edit). */
 public final class JndiNames {
 
-    /** The request path's pool (ingest, probe). */
+    /** The request path's XA pool: the pipeline probe (callbacks no longer need the broker). */
     public static final String CONNECTION_FACTORY = "jms/cf/wecom";
     /** Background work's pool (handlers' batch receives and sends, replays), apart from the request path's. */
     public static final String BACKGROUND_CONNECTION_FACTORY = "jms/cf/background";

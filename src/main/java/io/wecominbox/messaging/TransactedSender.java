@@ -10,7 +10,6 @@ import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import jakarta.jms.TransactionRolledBackException;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
@@ -41,31 +40,17 @@ public class TransactedSender {
         try (Connection connection = connectionFactory.createConnection();
              Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
              MessageProducer producer = session.createProducer(null)) {
-            for (Outgoing m : messages) {
-                write(session, producer, m);
-            }
-            try {
-                session.commit();
+            if (sendAll(session, producer, messages)) {
                 return 0;
-            } catch (TransactionRolledBackException e) {
-                if (!duplicate(e)) {
-                    throw e;
-                }
-                if (messages.size() == 1) {
-                    return 1;
-                }
             }
-            // Artemis rolls the whole transaction back when one message in it is a duplicate (a re-send after
-            // a crash between the broker's commit and ours): again one per transaction, so only those drop.
+            if (messages.size() == 1) {
+                return 1;
+            }
+            // Artemis refuses the whole transaction when one message in it is a duplicate (a re-send after a
+            // crash between the broker's commit and ours): again one per transaction, so only those drop.
             int duplicates = 0;
             for (Outgoing m : messages) {
-                write(session, producer, m);
-                try {
-                    session.commit();
-                } catch (TransactionRolledBackException e) {
-                    if (!duplicate(e)) {
-                        throw e;
-                    }
+                if (!sendAll(session, producer, List.of(m))) {
                     duplicates++;
                 }
             }
@@ -74,6 +59,32 @@ public class TransactedSender {
             return duplicates;
         } catch (JMSException e) {
             throw new JMSRuntimeException(e.getMessage(), e.getErrorCode(), e);
+        }
+    }
+
+    /** One transaction: true when committed, false when the broker refused it for a duplicate (rolled back). */
+    private static boolean sendAll(Session session, MessageProducer producer, List<Outgoing> messages)
+            throws JMSException {
+        try {
+            for (Outgoing m : messages) {
+                write(session, producer, m);
+            }
+            session.commit();
+            return true;
+        } catch (JMSException | JMSRuntimeException e) {
+            if (!duplicate(e)) {
+                throw e;
+            }
+            rollbackQuietly(session);
+            return false;
+        }
+    }
+
+    private static void rollbackQuietly(Session session) {
+        try {
+            session.rollback();
+        } catch (JMSException ignored) {
+            // already rolled back by the broker
         }
     }
 

@@ -4,13 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class EventEnvelopeTest {
 
     private final EventEnvelope callback =
-        EventEnvelope.ofCallback(42, 3, "customer", "text", null, "customer:msg:1", 1718000000L, "<xml/>");
+        EventEnvelope.ofCallback(42, Instant.parse("2026-12-01T10:00:00.000123Z"), 3, "customer", "text", null,
+            "customer:msg:1", 1718000000L, "<xml/>");
 
     @Test
     void aCallbackCarriesTheRoutingPropertiesAndItsRowsDuplicateId() {
@@ -21,7 +23,8 @@ class EventEnvelopeTest {
         assertEquals(42L, p.get(EventEnvelope.CALLBACK_LOG_ID));
         assertEquals(3, p.get(EventEnvelope.ATTEMPT));
         assertEquals(1718000000L, p.get(EventEnvelope.CREATE_TIME));
-        assertEquals("callback_log:42", p.get(EventEnvelope.DUPLICATE_ID));
+        assertEquals("callback_log:42:1764583200000123", p.get(EventEnvelope.DUPLICATE_ID),
+            "the row's id and receipt time: a rebuilt database's id 42 is another row");
     }
 
     @Test
