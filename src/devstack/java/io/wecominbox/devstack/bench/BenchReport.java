@@ -126,6 +126,15 @@ final class BenchReport {
                     .append(" s; the server took ").append(num1(cold.stopSeconds())).append(" s to stop and ")
                     .append(num1(cold.startToReadySeconds())).append(" s from its start command to ready)\n\n");
             table(md, List.of(new Step(cold.result(), -1, -1)), true);
+            md.append("\nBy ").append(ColdStartRun.WINDOW_SECONDS).append(" s window of due time after ready:\n\n"
+                    + "| window | requests | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|\n");
+            for (int i = 0; i < cold.windows().size(); i++) {
+                LatencySamples.Summary w = cold.windows().get(i);
+                md.append("| ").append(i * ColdStartRun.WINDOW_SECONDS).append("-")
+                        .append((i + 1) * ColdStartRun.WINDOW_SECONDS).append(" s | ").append(w.count()).append(" | ")
+                        .append(ms(w.p50())).append(" | ").append(ms(w.p99())).append(" | ").append(ms(w.max()))
+                        .append(" |\n");
+            }
             md.append('\n');
         }
         verdict(md);

@@ -21,8 +21,12 @@ final class ColdStartRun {
     private static final Duration READY_LIMIT = Duration.ofSeconds(300);
 
     /** The open-loop result from the first ready moment, and how long stop and start-to-ready took. */
-    record Outcome(PhaseResult result, double stopSeconds, double startToReadySeconds) {
+    record Outcome(PhaseResult result, double stopSeconds, double startToReadySeconds,
+                   List<LatencySamples.Summary> windows) {
     }
+
+    /** The latencies are also reported per window of this length after the first ready answer. */
+    static final long WINDOW_SECONDS = 5;
 
     private final String baseUrl;
     private final String restartCommand;
@@ -70,10 +74,17 @@ final class ColdStartRun {
         long readyAt = System.nanoTime();
         CpuMeter restarted = libertyPid().map(pid -> cpu.withRoot("liberty", pid)).orElse(cpu);
         PhaseResult result;
-        try (IngestTarget fresh = new IngestTarget(baseUrl)) {
-            result = new OpenLoopStep(fresh).run("cold start " + Math.round(rate) + "/s", rate, callbacks, restarted);
+        List<LatencySamples> windows = new java.util.ArrayList<>();
+        long count = Math.max(1, (long) Math.ceil(callbacks.size() / rate / WINDOW_SECONDS));
+        for (int i = 0; i < count; i++) {
+            windows.add(new LatencySamples());
         }
-        return new Outcome(result, (startedAt - begin) / 1e9, (readyAt - startedAt) / 1e9);
+        try (IngestTarget fresh = new IngestTarget(baseUrl)) {
+            result = new OpenLoopStep(fresh).run("cold start " + Math.round(rate) + "/s", rate, callbacks, restarted,
+                    windows, WINDOW_SECONDS * 1_000_000_000L);
+        }
+        return new Outcome(result, (startedAt - begin) / 1e9, (readyAt - startedAt) / 1e9,
+                windows.stream().map(LatencySamples::summary).toList());
     }
 
     private Optional<Long> libertyPid() {
