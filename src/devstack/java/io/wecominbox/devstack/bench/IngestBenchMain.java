@@ -163,7 +163,8 @@ public final class IngestBenchMain {
         long left = waitForDrain(queues, seconds);
         if (left > 0) {
             long purged = queues.purge();
-            log("handler queues not drained after %d s: purged %d messages", seconds, purged);
+            log("handler queues not drained after %d s: purged %d messages (of %d; the rest were being delivered)",
+                    seconds, purged, left);
         }
     }
 
@@ -185,13 +186,11 @@ public final class IngestBenchMain {
         double bad = Double.NaN;
         List<Double> queue = new ArrayList<>(options.rates());
         int refined = 0;
-        boolean first = true;
         while (!queue.isEmpty()) {
             double rate = queue.remove(0);
-            if (drainBetween && !first) {
+            if (drainBetween) { // the first step too: the closed loop before it leaves a backlog
                 drainOrPurge(queues, options.stepDrainSeconds(), phase);
             }
-            first = false;
             Thread.sleep(2000); // let the previous step's tail and any checkpoint noise settle
             List<CallbackFeed.Callback> callbacks = feed.next((int) Math.round(rate * options.stepSeconds()));
             log("%s, open loop: %.0f/s for %d s", phase.name, rate, options.stepSeconds());
