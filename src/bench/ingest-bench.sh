@@ -105,7 +105,8 @@ shared_buffers=$(psql_q 'SHOW shared_buffers'), max_connections=$(psql_q 'SHOW m
   echo "Artemis journal: $(grep -oE '<journal-(type|datasync|buffer-timeout)>[^<]*' "$STACK_DIR/artemis/etc/broker.xml" 2>/dev/null \
 | sed 's/<journal-//; s/>/=/' | paste -sd ' ')."
   echo "App: $APP_ROOT ($(git -C "$APP_ROOT" rev-parse --abbrev-ref HEAD 2>/dev/null) \
-$(git -C "$APP_ROOT" log -1 --format='%h %cI' 2>/dev/null)), built in $BUILD_DIR."
+$(git -C "$APP_ROOT" log -1 --format='%h %cI' 2>/dev/null)\
+$([ -n "$(git -C "$APP_ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] && echo ' + uncommitted changes')), built in $BUILD_DIR."
   echo "Liberty: $(grep -E '^-X' "$SERVER_DIR/jvm.options" 2>/dev/null | paste -sd ' '); pools: $(grep -oE '<connectionManager [^/]*' \
 "$SERVER_DIR/server.xml" 2>/dev/null | grep -oE 'maxPoolSize="[0-9]+"' | paste -sd ' ')."
   echo
