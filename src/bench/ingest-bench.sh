@@ -1,17 +1,37 @@
 #!/usr/bin/env bash
-# Ingest benchmark: POST /wecom/callback/{app} with signed, encrypted, unique events at rising fixed arrival
-# rates until saturation, a closed-loop run at fixed concurrency, and pgbench (single-row insert; the same
-# insert committed in two phases) at that concurrency against the same PostgreSQL database.
+# Ingest benchmark: POST /wecom/callback/{app} with signed, encrypted, unique events, twice: with every handler
+# queue paused (callbacks stored and enqueued, nobody consuming) and with every consumer running (calling a
+# fake WeCom API). Each time a closed loop at fixed concurrency and open loop at rising fixed arrival rates
+# until saturation. Beside them pgbench (single-row insert; the same insert committed in two phases) at that
+# concurrency against the same PostgreSQL database, before and after; last, a cold start (server stopped and
+# started, then 200/s for 30 s from the first ready answer). CPU per component from /proc.
 #
 #   src/bench/ingest-bench.sh [IngestBenchMain options]     e.g. --rates 50,100,200,400 --concurrency 16
 #
-# Runs against a dev stack that is already up (src/stack/stack.sh run, or services-start + server start)
-# with the same environment (HTTP_PORT, DB_NAME, LIBERTY_SERVER, WECOM_BUILD_DIR, ...). The report goes to
-# stdout and to $WECOM_BUILD_DIR/bench/ingest-bench-<time>.md, preceded by the machine's facts.
-# PGBENCH=/path/to/pgbench overrides where pgbench is looked for.
-. "$(dirname "$0")/../stack/lib.sh"
+# It talks to the app only over HTTP (callbacks, /health/ready), to the broker only through its management
+# API (Jolokia on the console port), to PostgreSQL through pgbench, and reads /proc: it measures any checkout.
+#   INGEST_BENCH_ROOT=/path/to/checkout    the app to measure (default: this one); the bench is always this
+#                                          checkout's
+#   INGEST_BENCH_BUILD_DIR=/path           that app's build dir (default: WECOM_BUILD_DIR for this checkout,
+#                                          $INGEST_BENCH_ROOT/target for another)
+#   BENCH_API_PORT=N                       the fake WeCom API's port (default WECOM_SIM_API_PORT, else 9092)
+# With no ready server on HTTP_PORT it starts that checkout's stack (stack.sh run --no-demo, which also builds
+# it) with the server calling the fake API, and stops it at the end. With one already up it uses it as it is
+# (then the consumers call whatever WeCom API that stack was given). Same environment as the dev stack
+# (HTTP_PORT, DB_*, LIBERTY_SERVER, ...). The report goes to stdout and to <build dir>/bench/ingest-bench-<time>.md,
+# preceded by the machine's facts. PGBENCH=/path/to/pgbench overrides where pgbench is looked for.
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+# this checkout's bench classes, whichever app is measured
+CLASSPATH_NOW=$("$HERE/src/stack/classpath.sh")
+APP_ROOT=$(cd "${INGEST_BENCH_ROOT:-$HERE}" && pwd)
+if [ -n "${INGEST_BENCH_BUILD_DIR:-}" ]; then
+  export WECOM_BUILD_DIR=$INGEST_BENCH_BUILD_DIR
+elif [ "$APP_ROOT" != "$HERE" ]; then
+  export WECOM_BUILD_DIR=$APP_ROOT/target
+fi
+. "$HERE/src/stack/lib.sh"
 load_secrets
-export WECOM_APPS $(wecom_app_variables) DB_PASSWORD
+export WECOM_APPS $(wecom_app_variables) DB_PASSWORD ARTEMIS_ADMIN_USER ARTEMIS_ADMIN_PASSWORD
 
 find_pgbench() {
   local candidate
@@ -27,10 +47,22 @@ PGBENCH_BIN=$(find_pgbench) || die "pgbench not found (looked at \$PGBENCH, PATH
   Install it: apt-get install postgresql-contrib (Debian/Ubuntu; postgresql-client on newer releases), or
   set PGBENCH=/path/to/pgbench."
 
-curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null 2>&1 \
-  || die "no ready WeCom Inbox on http://127.0.0.1:$HTTP_PORT: start the stack first with the same environment"
+API_ARGS=()
+if curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null 2>&1; then
+  log "using the WeCom Inbox already ready on http://127.0.0.1:$HTTP_PORT as it is"
+  [ -n "${BENCH_API_PORT:-}" ] && API_ARGS=(--api-port "$BENCH_API_PORT")
+else
+  : "${BENCH_API_PORT:=${WECOM_SIM_API_PORT:-9092}}"
+  export WECOM_API_BASE_URL=http://127.0.0.1:$BENCH_API_PORT
+  API_ARGS=(--api-port "$BENCH_API_PORT")
+  run_stack_for_bench "$APP_ROOT" "$STACK_DIR/logs/ingest-bench-run.log"
+fi
+LIBERTY_PID_FILE=$WLP_DIR/usr/servers/.pid/$LIBERTY_SERVER.pid
+# the cold phase: "STARTING" tells the driver where the stop ends and the start begins
+RESTART="'$WLP_DIR/bin/server' stop '$LIBERTY_SERVER' >/dev/null; echo STARTING; \
+'$WLP_DIR/bin/server' start '$LIBERTY_SERVER' >/dev/null"
 
-LIBERTY_PID=$(cat "$WLP_DIR/usr/servers/.pid/$LIBERTY_SERVER.pid" 2>/dev/null || true)
+LIBERTY_PID=$(cat "$LIBERTY_PID_FILE" 2>/dev/null || true)
 ARTEMIS_PID=$(cat "$STACK_DIR/pids/artemis.pid" 2>/dev/null || true)
 # The postmaster that owns DB_PORT (first line of its socket lock file), for its CPU; local servers only.
 POSTGRES_PID=
@@ -50,10 +82,13 @@ REPORT=$OUT_DIR/ingest-bench-$STAMP.md
 BODY=$OUT_DIR/.ingest-bench-$STAMP.body.md
 
 # If the driver dies (Ctrl-C, kill), its scratch table must not stay behind; it drops it itself otherwise.
+# (It resumes the handler queues itself too.) A stack we started is stopped after that.
+STACK_TRAP=$(trap -p EXIT | sed -e "s/^trap -- '//" -e "s/' EXIT\$//")
 cleanup() {
   command -v psql >/dev/null && PGPASSWORD=$DB_PASSWORD psql -X -q -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" \
     -d "$DB_NAME" -c "DROP TABLE IF EXISTS bench_pgbench_insert" >/dev/null 2>&1 || true
   rm -f "$BODY"
+  [ -n "$STACK_TRAP" ] && eval "$STACK_TRAP"
 }
 trap cleanup EXIT
 
@@ -69,6 +104,9 @@ wal_sync_method=$(psql_q 'SHOW wal_sync_method'), max_prepared_transactions=$(ps
 shared_buffers=$(psql_q 'SHOW shared_buffers'), max_connections=$(psql_q 'SHOW max_connections')."
   echo "Artemis journal: $(grep -oE '<journal-(type|datasync|buffer-timeout)>[^<]*' "$STACK_DIR/artemis/etc/broker.xml" 2>/dev/null \
 | sed 's/<journal-//; s/>/=/' | paste -sd ' ')."
+  echo "App: $APP_ROOT ($(git -C "$APP_ROOT" rev-parse --abbrev-ref HEAD 2>/dev/null) \
+$(git -C "$APP_ROOT" log -1 --format='%h %cI' 2>/dev/null)\
+$([ -n "$(git -C "$APP_ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] && echo ' + uncommitted changes')), built in $BUILD_DIR."
   echo "Liberty: $(grep -E '^-X' "$SERVER_DIR/jvm.options" 2>/dev/null | paste -sd ' '); pools: $(grep -oE '<connectionManager [^/]*' \
 "$SERVER_DIR/server.xml" 2>/dev/null | grep -oE 'maxPoolSize="[0-9]+"' | paste -sd ' ')."
   echo
@@ -77,9 +115,11 @@ shared_buffers=$(psql_q 'SHOW shared_buffers'), max_connections=$(psql_q 'SHOW m
 log "pgbench: $PGBENCH_BIN; report: $REPORT"
 COMMAND="src/bench/ingest-bench.sh${*:+ $*}"
 set +e
-java -Xms256m -Xmx1g -XX:+UseSerialGC -cp "$("$ROOT/src/stack/classpath.sh")" \
+java -Xms256m -Xmx1500m -XX:+UseSerialGC -cp "$CLASSPATH_NOW" \
   io.wecominbox.devstack.bench.IngestBenchMain \
-  --base-url "http://127.0.0.1:$HTTP_PORT" --pgbench "$PGBENCH_BIN" \
+  --base-url "http://127.0.0.1:$HTTP_PORT" --pgbench "$PGBENCH_BIN" "${API_ARGS[@]}" \
+  --broker-console "http://127.0.0.1:$ARTEMIS_CONSOLE_PORT/console/jolokia" \
+  --restart-command "$RESTART" --liberty-pid-file "$LIBERTY_PID_FILE" \
   --watch "liberty=$LIBERTY_PID" --watch "artemis=$ARTEMIS_PID" --watch "postgres=$POSTGRES_PID" \
   --clock-ticks "$(getconf CLK_TCK)" --report "$BODY" --command "$COMMAND" "$@"
 status=$?

@@ -14,14 +14,22 @@ record BenchOptions(String baseUrl, List<String> apps, List<EventType> mix, List
                     int refineSteps, double warmupRate, long warmupSeconds, int concurrency, long closedSeconds,
                     int closedCapacity, Optional<Path> pgbench, long pgbenchSeconds, Map<String, Long> watch,
                     double ticksPerSecond, double sloP99Millis, Optional<Path> report, long seed,
-                    String command) {
+                    String command, List<String> phases, int apiPort, Optional<String> brokerConsole,
+                    long drainSeconds, long stepDrainSeconds, Optional<String> restartCommand,
+                    Optional<Path> libertyPidFile, double coldRate, long coldSeconds, double coldSloP99Millis) {
+
+    static final List<String> ALL_PHASES = List.of("pgbench", "paused", "running", "cold");
+
+    boolean runs(String phase) {
+        return phases.contains(phase);
+    }
 
     static final String USAGE = """
             usage: IngestBenchMain --base-url URL [options]   (DB_* and WECOM_APP* from the environment)
               --base-url URL          Liberty's HTTP root, e.g. http://127.0.0.1:39080
               --apps a,b              apps to post for (default: all in WECOM_APPS)
               --mix t1,t2             event types, taken in turn (default add_external_contact,text_message)
-              --rates r1,r2,...       open-loop arrival rates per second, rising (default 50,100,200,400,800,1600)
+              --rates r1,r2,...       open-loop arrival rates per second, rising (default 50,...,1600,3200)
               --step-seconds N        length of each open-loop step (default 20)
               --refine N              extra steps bisecting between the last sustained and the first
                                       saturated rate (default 2)
@@ -37,13 +45,26 @@ record BenchOptions(String baseUrl, List<String> apps, List<EventType> mix, List
               --report FILE           also write the markdown report there
               --seed N                reproducible event content
               --command TEXT          the command line to quote in the report
+              --phases p1,p2          which to run, in this order whatever the list says (default all):
+                                      pgbench (before and after), paused (handler queues paused),
+                                      running (every consumer running), cold (restart, then 200/s)
+              --api-port N            run the simulator's fake WeCom API here for the consumers (0: none)
+              --broker-console URL    Jolokia of the broker console (ARTEMIS_ADMIN_USER/_PASSWORD from the
+                                      environment), e.g. http://127.0.0.1:8161/console/jolokia
+              --drain-seconds N       after the paused phase: wait this long for the backlog to drain once
+                                      resumed, then purge what is left (default 60)
+              --step-drain-seconds N  before each running step: wait this long for the handler queues to
+                                      drain, then purge what is left (default 20)
+              --restart-command CMD   shell command that stops and starts the server (cold phase)
+              --liberty-pid-file F    where the restarted server's pid is (CPU after the restart)
+              --cold-rate R --cold-seconds N --cold-slo-p99-ms X   cold phase (default 200/s, 30 s, 200 ms)
             """;
 
     static BenchOptions parse(String... args) {
         String baseUrl = null;
         List<String> apps = new ArrayList<>();
         List<EventType> mix = List.of(EventType.ADD_EXTERNAL_CONTACT, EventType.TEXT_MESSAGE);
-        List<Double> rates = List.of(50.0, 100.0, 200.0, 400.0, 800.0, 1600.0);
+        List<Double> rates = List.of(50.0, 100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0);
         long stepSeconds = 20;
         int refine = 2;
         double warmupRate = 100;
@@ -59,6 +80,16 @@ record BenchOptions(String baseUrl, List<String> apps, List<EventType> mix, List
         Optional<Path> report = Optional.empty();
         long seed = System.nanoTime();
         String command = "";
+        List<String> phases = ALL_PHASES;
+        int apiPort = 0;
+        Optional<String> console = Optional.empty();
+        long drain = 60;
+        long stepDrain = 20;
+        Optional<String> restart = Optional.empty();
+        Optional<Path> pidFile = Optional.empty();
+        double coldRate = 200;
+        long coldSeconds = 30;
+        double coldSlo = 200;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (i + 1 >= args.length) {
@@ -90,6 +121,22 @@ record BenchOptions(String baseUrl, List<String> apps, List<EventType> mix, List
                 case "--report" -> report = Optional.of(Path.of(value));
                 case "--seed" -> seed = Long.parseLong(value);
                 case "--command" -> command = value;
+                case "--phases" -> {
+                    List<String> wanted = csv(value);
+                    if (!ALL_PHASES.containsAll(wanted)) {
+                        throw new IllegalArgumentException("--phases takes " + ALL_PHASES + "\n" + USAGE);
+                    }
+                    phases = ALL_PHASES.stream().filter(wanted::contains).toList();
+                }
+                case "--api-port" -> apiPort = Integer.parseInt(value);
+                case "--broker-console" -> console = Optional.of(value);
+                case "--drain-seconds" -> drain = Long.parseLong(value);
+                case "--step-drain-seconds" -> stepDrain = Long.parseLong(value);
+                case "--restart-command" -> restart = Optional.of(value);
+                case "--liberty-pid-file" -> pidFile = Optional.of(Path.of(value));
+                case "--cold-rate" -> coldRate = Double.parseDouble(value);
+                case "--cold-seconds" -> coldSeconds = Long.parseLong(value);
+                case "--cold-slo-p99-ms" -> coldSlo = Double.parseDouble(value);
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
         }
@@ -98,7 +145,7 @@ record BenchOptions(String baseUrl, List<String> apps, List<EventType> mix, List
         }
         return new BenchOptions(baseUrl, apps, mix, rates, stepSeconds, refine, warmupRate, warmupSeconds,
                 concurrency, closedSeconds, closedCapacity, pgbench, pgbenchSeconds, watch, ticks, slo, report, seed,
-                command);
+                command, phases, apiPort, console, drain, stepDrain, restart, pidFile, coldRate, coldSeconds, coldSlo);
     }
 
     private static List<String> csv(String value) {

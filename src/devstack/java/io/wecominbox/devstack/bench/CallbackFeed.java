@@ -24,11 +24,12 @@ final class CallbackFeed {
     private final WeComCryptoSealer sealer;
     private long next;
 
-    CallbackFeed(List<WeComApp> apps, List<EventType> mix, long seed) {
+    /** {@code welcomeCodes} hears of each WelcomeCode, so a fake WeCom API can accept the welcome it sends. */
+    CallbackFeed(List<WeComApp> apps, List<EventType> mix, long seed, WelcomeCodeListener welcomeCodes) {
         this.apps = List.copyOf(apps);
         this.mix = List.copyOf(mix);
         Clock clock = Clock.systemUTC();
-        this.events = new EventFactory(clock, new Random(seed), WelcomeCodeListener.NONE);
+        this.events = new EventFactory(clock, new Random(seed), welcomeCodes);
         this.sealer = new WeComCryptoSealer(clock, new Random(seed + 1));
     }
 

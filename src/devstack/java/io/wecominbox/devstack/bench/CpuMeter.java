@@ -31,6 +31,13 @@ final class CpuMeter {
         this.ticksPerSecond = ticksPerSecond;
     }
 
+    /** The same meter with one component's root replaced (a restarted server has a new pid). */
+    CpuMeter withRoot(String name, long pid) {
+        Map<String, Long> changed = new LinkedHashMap<>(roots);
+        changed.put(name, pid);
+        return new CpuMeter(changed, ticksPerSecond);
+    }
+
     List<String> components() {
         List<String> names = new java.util.ArrayList<>(roots.keySet());
         names.addAll(List.of(DRIVER, PGBENCH, MACHINE, OTHER));

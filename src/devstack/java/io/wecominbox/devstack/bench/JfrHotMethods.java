@@ -30,6 +30,7 @@ public final class JfrHotMethods {
         int top = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         Map<String, Integer> topFrames = new HashMap<>();
         Map<String, Integer> areas = new HashMap<>();
+        Map<String, Integer> packages = new HashMap<>();
         int samples = 0;
         for (RecordedEvent event : RecordingFile.readAllEvents(Path.of(args[0]))) {
             if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
@@ -41,10 +42,12 @@ public final class JfrHotMethods {
                 continue;
             }
             topFrames.merge(name(frames.get(0)), 1, Integer::sum);
+            packages.merge(packageOf(frames.get(0)), 1, Integer::sum);
             areas.merge(area(frames), 1, Integer::sum);
         }
         System.out.println("execution samples: " + samples);
         print("by area (innermost known frame)", areas, samples, top);
+        print("top frame's package (first three parts)", packages, samples, top);
         print("top frames", topFrames, samples, top);
     }
 
@@ -58,6 +61,12 @@ public final class JfrHotMethods {
             }
         }
         return "other (JDK, Liberty kernel)";
+    }
+
+    private static String packageOf(RecordedFrame frame) {
+        String type = frame.getMethod().getType().getName();
+        String[] parts = type.split("\\.");
+        return String.join(".", java.util.Arrays.copyOf(parts, Math.min(3, parts.length - 1)));
     }
 
     private static String name(RecordedFrame frame) {

@@ -30,6 +30,15 @@ final class OpenLoopStep {
 
     /** Runs {@code callbacks.size()} requests at {@code ratePerSecond}; CPU is measured from first to last. */
     PhaseResult run(String name, double ratePerSecond, List<CallbackFeed.Callback> callbacks, CpuMeter cpu) {
+        return run(name, ratePerSecond, callbacks, cpu, List.of(), 1);
+    }
+
+    /**
+     * The same, also filing each latency under the window of its due time ({@code windows.get(i)} holds the
+     * requests due in [i, i + 1) × {@code windowNanos} from the start; later ones go to the last window).
+     */
+    PhaseResult run(String name, double ratePerSecond, List<CallbackFeed.Callback> callbacks, CpuMeter cpu,
+                    List<LatencySamples> windows, long windowNanos) {
         LatencySamples latency = new LatencySamples();
         Map<String, LongAdder> errors = new ConcurrentHashMap<>();
         LongAdder ok = new LongAdder();
@@ -49,6 +58,9 @@ final class OpenLoopStep {
             target.postAsync(callbacks.get(i)).whenComplete((outcome, failure) -> {
                 long now = System.nanoTime();
                 latency.add(now - due);
+                if (!windows.isEmpty()) {
+                    windows.get((int) Math.min(windows.size() - 1, (due - start) / windowNanos)).add(now - due);
+                }
                 lastDone.accumulateAndGet(now, Math::max);
                 if (outcome != null && outcome == IngestTarget.ACK) {
                     ok.increment();

@@ -14,6 +14,11 @@ record PhaseResult(String name, int concurrency, double offeredPerSecond, double
                    Map<String, Long> errors, LatencySamples.Summary latency, Map<String, Double> cpu,
                    double loadAverage) {
 
+    PhaseResult renamed(String newName) {
+        return new PhaseResult(newName, concurrency, offeredPerSecond, achievedPerSecond, ok, errors, latency, cpu,
+                loadAverage);
+    }
+
     long errorCount() {
         return errors.values().stream().mapToLong(Long::longValue).sum();
     }
