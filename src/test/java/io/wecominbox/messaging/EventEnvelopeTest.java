@@ -23,7 +23,7 @@ class EventEnvelopeTest {
         assertEquals(42L, p.get(EventEnvelope.CALLBACK_LOG_ID));
         assertEquals(3, p.get(EventEnvelope.ATTEMPT));
         assertEquals(1718000000L, p.get(EventEnvelope.CREATE_TIME));
-        assertEquals("callback_log:42:1764583200000123", p.get(EventEnvelope.DUPLICATE_ID),
+        assertEquals("callback_log:42:1796119200000123", p.get(EventEnvelope.DUPLICATE_ID),
             "the row's id and receipt time: a rebuilt database's id 42 is another row");
     }
 
