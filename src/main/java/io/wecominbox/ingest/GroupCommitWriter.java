@@ -76,7 +76,7 @@ public class GroupCommitWriter {
     }
 
     private void startWriters() {
-        if (started.get() || !started.compareAndSet(false, true)) {
+        if (!started.compareAndSet(false, true)) {
             return;
         }
         for (int i = 0; i < settings.writers(); i++) {
