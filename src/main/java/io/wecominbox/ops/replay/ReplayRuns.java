@@ -47,6 +47,10 @@ public class ReplayRuns {
     private static final String STORE_OUTCOMES =
         "UPDATE replay_run SET outcomes = CAST(?1 AS jsonb), outcomes_at = now() WHERE replay_id = ?2";
 
+    // Outside a JTA transaction Liberty scopes the persistence context to the request's (or the replay
+    // task's) local transaction: without a refresh, a read after a finish would return the row as first read.
+    private static final String REFRESH = "eclipselink.refresh";
+
     @PersistenceContext(unitName = "wecom")
     private EntityManager em;
 
@@ -69,10 +73,12 @@ public class ReplayRuns {
     }
 
     public Optional<ReplayRun> find(long replayId) {
-        ReplayRunEntry run = em.find(ReplayRunEntry.class, replayId);
-        if (run == null) {
+        List<ReplayRunEntry> found = em.createQuery("SELECT r FROM ReplayRunEntry r WHERE r.replayId = :id",
+            ReplayRunEntry.class).setParameter("id", replayId).setHint(REFRESH, "true").getResultList();
+        if (found.isEmpty()) {
             return Optional.empty();
         }
+        ReplayRunEntry run = found.get(0);
         Map<String, Outcome> outcomes = outcomes(replayId);
         ReplayRun view = run.view(outcomes, false);
         return Optional.of(run.view(outcomes, settled(view, outcomes)));
@@ -81,7 +87,7 @@ public class ReplayRuns {
     /** The most recent first; outcomes left out (one query per replay is for the single view). */
     public List<ReplayRun> recent(int limit) {
         return em.createQuery("SELECT r FROM ReplayRunEntry r ORDER BY r.requestedAt DESC, r.replayId DESC",
-                ReplayRunEntry.class).setMaxResults(limit).getResultList().stream()
+                ReplayRunEntry.class).setHint(REFRESH, "true").setMaxResults(limit).getResultList().stream()
             .map(r -> r.view(Map.of(), false)).toList();
     }
 
