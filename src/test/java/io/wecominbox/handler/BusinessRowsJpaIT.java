@@ -22,6 +22,7 @@ import io.wecominbox.handler.welcome.WelcomeStatus;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.StackEnv;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.persistence.Column;
 import jakarta.persistence.EntityManager;
@@ -30,6 +31,7 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.Table;
 import jakarta.persistence.UniqueConstraint;
 import jakarta.persistence.metamodel.EntityType;
+import jakarta.persistence.metamodel.Metamodel;
 import jakarta.transaction.UserTransaction;
 import java.lang.reflect.Field;
 import java.sql.Connection;
@@ -67,12 +69,12 @@ class BusinessRowsJpaIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.application().addClasses(BusinessRowsJpaIT.class, SampleEvents.class, Deployments.class,
-            StackEnv.class);
+        return Deployments.application().addClasses(BusinessRowsJpaIT.class, BusinessRowsJpaIT.Persistence.class,
+            SampleEvents.class, Deployments.class, StackEnv.class);
     }
 
-    @PersistenceContext(unitName = "wecom")
-    EntityManager em;
+    @Inject
+    Persistence persistence;
 
     @Resource(lookup = "jdbc/wecom")
     DataSource dataSource;
@@ -98,7 +100,7 @@ class BusinessRowsJpaIT {
     @Test
     void everyEntitysUniqueConstraintsAndIdentityAreUniqueIndexesOfTheLiveSchema() throws Exception {
         Set<String> mapped = new HashSet<>();
-        for (EntityType<?> entity : em.getMetamodel().getEntities()) {
+        for (EntityType<?> entity : persistence.metamodel().getEntities()) {
             Class<?> type = entity.getJavaType();
             Table table = type.getAnnotation(Table.class);
             String name = table.name();
@@ -127,7 +129,7 @@ class BusinessRowsJpaIT {
         }
         assertTrue(mapped.containsAll(BUSINESS_TABLES), "business tables mapped: " + mapped);
         for (String table : BUSINESS_TABLES) {
-            assertTrue(em.getMetamodel().getEntities().stream().map(EntityType::getJavaType)
+            assertTrue(persistence.metamodel().getEntities().stream().map(EntityType::getJavaType)
                 .anyMatch(t -> t.getAnnotation(Table.class).uniqueConstraints().length > 0
                     && t.getAnnotation(Table.class).name().equals(table)), table + " declares its unique constraint");
         }
@@ -139,7 +141,8 @@ class BusinessRowsJpaIT {
         transaction.begin();
         try {
             rolledBack.write();
-            // flushed onto the transaction's connection: the enlisted JDBC of this transaction sees them
+            // flushed onto the transaction's one connection: the JDBC of this transaction sees them, and the
+            // dedup claim is on the same PostgreSQL transaction (not a second branch on a second connection)
             assertEquals(List.of(1L, 1L, 1L, 1L, 1L), rolledBack.counts(), "every row inside the transaction");
         } finally {
             transaction.rollback();
@@ -163,11 +166,23 @@ class BusinessRowsJpaIT {
         assertEquals(List.of(1L, 1L, 1L, 1L, 1L), committed.counts());
     }
 
+    /** The persistence unit, for the metamodel (the test instance gets no @PersistenceContext of its own). */
+    @Dependent
+    static class Persistence {
+        @PersistenceContext(unitName = "wecom")
+        private EntityManager em;
+
+        Metamodel metamodel() {
+            return em.getMetamodel();
+        }
+    }
+
     /** One row of each consumer table and a dedup claim, under fresh keys. */
     private final class Rows {
         final String tag = UUID.randomUUID().toString();
         final String code = "jpa-code-" + tag;
-        final String dedupKey = "wecom:bot:jpa:msg:" + tag;
+        final String eventKey = "jpa:msg:" + tag;
+        final String dedupKey = "wecom:bot:" + eventKey;
         final HandledEvent message;
         final ContactChange contactChange;
 
@@ -180,7 +195,7 @@ class BusinessRowsJpaIT {
         }
 
         void write() {
-            assertEquals(ColdClaim.CLAIMED, coldTier.claim(new ColdRecord(dedupKey, "bot", "jpa:" + tag, null, "jpa",
+            assertEquals(ColdClaim.CLAIMED, coldTier.claim(new ColdRecord(dedupKey, "bot", eventKey, null, "jpa",
                 "ID:" + tag, 0, Duration.ofDays(1))));
             Instant now = Instant.now();
             welcomes.recordAll(List.of(new WelcomeSendLog.Row(new WelcomeCase(code, "jpa", "member", "customer", null,
