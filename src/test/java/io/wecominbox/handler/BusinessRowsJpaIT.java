@@ -155,15 +155,19 @@ class BusinessRowsJpaIT {
         transaction.commit();
         assertEquals(List.of(1L, 1L, 1L, 1L, 1L), committed.counts(), "every row after the commit");
 
-        // again, in a new transaction: the upserts' conflicts neither fail it nor change a row
+        // again, in a new transaction: the conflicts neither fail it nor change a row
         transaction.begin();
         try {
             assertFalse(conversations.keep(committed.message), "a repeated message is not stored twice");
-            assertFalse(contacts.added(committed.contactChange, "ADDED", null), "a repeated add changes nothing");
+            ContactChange older = new ContactChange(committed.contactChange.key(),
+                committed.contactChange.at().minusSeconds(60), 0, null);
+            assertFalse(contacts.added(older, "HALF_ADDED", null), "an older add changes nothing");
         } finally {
             transaction.commit();
         }
         assertEquals(List.of(1L, 1L, 1L, 1L, 1L), committed.counts());
+        assertEquals(1, count("SELECT count(*) FROM external_contact WHERE status = 'ADDED' AND user_id = ?",
+            committed.contactChange.key().userId()), "the newer add still holds");
     }
 
     /** The persistence unit, for the metamodel (the test instance gets no @PersistenceContext of its own). */
