@@ -6,6 +6,9 @@ import io.wecominbox.ops.replay.ReplayPlan.Item;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -31,9 +34,6 @@ public class ReplayPublisher {
     /** JMS property of a forced re-run, the same the handlers read (EventMessage.BATCH_ID). */
     public static final String BATCH_ID = "batchId";
 
-    private static final String LOCK = "SELECT state FROM replay_run WHERE replay_id = ? FOR UPDATE";
-    private static final String PROGRESS =
-        "UPDATE replay_run SET messages_published = messages_published + ? WHERE replay_id = ?";
     private static final String DELIVERIES = """
             SELECT callback_log_id, app, event_type, change_type, event_key, attempt, event_created_at, plaintext
             FROM callback_log WHERE callback_log_id = ANY (?)
@@ -41,6 +41,9 @@ public class ReplayPublisher {
 
     @Resource(lookup = "jdbc/wecom")
     private DataSource dataSource;
+
+    @PersistenceContext(unitName = "wecom")
+    private EntityManager em;
 
     @Inject
     private BackgroundMessageSender sender;
@@ -51,10 +54,12 @@ public class ReplayPublisher {
     /** Returns false (and sends nothing) when the replay is no longer RUNNING, e.g. cancelled. */
     @Transactional
     public boolean publish(long replayId, String batchId, List<Item> chunk) {
+        // SELECT ... FOR UPDATE: a cancel waits for this chunk, and no chunk starts after one
+        ReplayRunEntry run = em.find(ReplayRunEntry.class, replayId, LockModeType.PESSIMISTIC_WRITE);
+        if (run == null || !run.running()) {
+            return false;
+        }
         try (Connection c = dataSource.getConnection()) {
-            if (!running(c, replayId)) {
-                return false;
-            }
             Map<Long, Delivery> deliveries = deliveries(c, chunk);
             for (Item item : chunk) {
                 Delivery d = deliveries.get(item.callbackLogId());
@@ -64,24 +69,11 @@ public class ReplayPublisher {
                 }
                 sender.send(handlerQueues.of(item.handler()), d.plaintext(), d.properties(replayId, batchId));
             }
-            try (PreparedStatement progress = c.prepareStatement(PROGRESS)) {
-                progress.setInt(1, chunk.size());
-                progress.setLong(2, replayId);
-                progress.executeUpdate();
-            }
-            return true;
         } catch (SQLException e) {
             throw new IllegalStateException("replay " + replayId + " chunk failed (" + e.getSQLState() + ")", e);
         }
-    }
-
-    private static boolean running(Connection c, long replayId) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement(LOCK)) {
-            lock.setLong(1, replayId);
-            try (ResultSet rs = lock.executeQuery()) {
-                return rs.next() && ReplayRun.RUNNING.equals(rs.getString(1));
-            }
-        }
+        run.published(chunk.size()); // written at the commit, with the sends
+        return true;
     }
 
     private static Map<Long, Delivery> deliveries(Connection c, List<Item> chunk) throws SQLException {
