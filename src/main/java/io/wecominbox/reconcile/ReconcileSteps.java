@@ -87,7 +87,7 @@ public class ReconcileSteps {
             List<EventHandler> targets = handlers.handlers().stream().filter(EventHandler::keyedByRelationship).toList();
             for (PulledPage.Record r : page.records()) {
                 ContactKey key = new ContactKey(owner.app(), r.userId(), r.externalUserId());
-                if (contacts.seen(c, key, owner.runId(), observedAt)) {
+                if (contacts.seen(key, owner.runId(), observedAt)) {
                     known++;
                 } else if (recordFound(c, owner, r, observedAt)) {
                     EventEnvelope message = PulledEventMessage.of(owner.app(), new PulledContact(corpId,

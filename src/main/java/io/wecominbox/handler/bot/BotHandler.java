@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 import jakarta.json.Json;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,6 +78,13 @@ public class BotHandler implements EventHandler {
     public DedupPolicy policy() {
         return DedupPolicy.builder().onHotStoreDown(StoreDownAction.PROCEED).onColdStoreDown(StoreDownAction.REJECT)
             .build();
+    }
+
+    /** One reply per event, one after the other; their rows reach the database together. */
+    @Override
+    public void handleAll(List<HandledEvent> events) {
+        events.forEach(this::handle);
+        replies.flush();
     }
 
     @Override

@@ -2,8 +2,10 @@ package io.wecominbox.handler.contact;
 
 import io.wecominbox.event.PulledContact;
 import io.wecominbox.relationship.GenerationRule;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.Query;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,7 +15,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import javax.sql.DataSource;
 
 /**
  * Table external_contact, one conditional upsert per kind of change. Every statement compares event times
@@ -29,6 +30,9 @@ import javax.sql.DataSource;
  *   <li>a reconcile pull's record creates a missing row or revives one deleted before its page was fetched,
  *       and a complete pass's "gone" ends a current row it did not list (status GONE); both name their run.</li>
  * </ul>
+ * Rows are {@link ExternalContact}; every write is a native statement through the EntityManager, in the
+ * caller's transaction (the consumer's, or a reconcile page's): upserts, which JPA's own insert or merge
+ * cannot do without a conflict aborting the PostgreSQL transaction.
  */
 @ApplicationScoped
 public class ExternalContactStore {
@@ -36,7 +40,7 @@ public class ExternalContactStore {
     private static final String ADD = """
             INSERT INTO external_contact AS c (app, user_id, external_user_id, status, state, tags, added_at,
                 last_event_at, last_callback_log_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (app, user_id, external_user_id) DO UPDATE SET
                 -- same second: 'added' outranks 'half_added', whichever arrives first
                 status = CASE WHEN c.deleted_at IS NULL AND c.added_at = EXCLUDED.added_at AND c.status = 'ADDED'
@@ -56,7 +60,7 @@ public class ExternalContactStore {
     private static final String EDIT = """
             INSERT INTO external_contact AS c (app, user_id, external_user_id, status, tags, edited_at,
                 last_event_at, last_callback_log_id)
-            VALUES (?, ?, ?, 'ADDED', ?, ?, ?, ?)
+            VALUES (?1, ?2, ?3, 'ADDED', ?4, ?5, ?6, ?7)
             ON CONFLICT (app, user_id, external_user_id) DO UPDATE SET
                 -- an edit shows the relationship exists, also where only a failed transfer was known
                 status = CASE WHEN c.status = 'TRANSFER_FAILED' THEN 'ADDED' ELSE c.status END,
@@ -71,7 +75,7 @@ public class ExternalContactStore {
     private static final String DELETE = """
             INSERT INTO external_contact AS c (app, user_id, external_user_id, status, deleted_at, delete_source,
                 last_event_at, last_callback_log_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             ON CONFLICT (app, user_id, external_user_id) DO UPDATE SET
                 status = CASE WHEN c.deleted_at > EXCLUDED.deleted_at THEN c.status ELSE EXCLUDED.status END,
                 delete_source = CASE WHEN c.deleted_at > EXCLUDED.deleted_at THEN c.delete_source
@@ -86,7 +90,7 @@ public class ExternalContactStore {
     private static final String TRANSFER_FAIL = """
             INSERT INTO external_contact AS c (app, user_id, external_user_id, status, transfer_failed_at,
                 transfer_fail_reason, last_event_at, last_callback_log_id)
-            VALUES (?, ?, ?, 'TRANSFER_FAILED', ?, ?, ?, ?)
+            VALUES (?1, ?2, ?3, 'TRANSFER_FAILED', ?4, ?5, ?6, ?7)
             ON CONFLICT (app, user_id, external_user_id) DO UPDATE SET
                 transfer_fail_reason = CASE WHEN c.transfer_failed_at > EXCLUDED.transfer_failed_at
                                             THEN c.transfer_fail_reason ELSE EXCLUDED.transfer_fail_reason END,
@@ -103,7 +107,7 @@ public class ExternalContactStore {
     private static final String RECONCILED_ADD = """
             INSERT INTO external_contact AS c (app, user_id, external_user_id, status, state, added_at,
                 last_event_at, reconcile_run_id, last_seen_run_id, last_seen_at)
-            VALUES (?, ?, ?, 'ADDED', ?, ?, ?, ?, ?, ?)
+            VALUES (?1, ?2, ?3, 'ADDED', ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (app, user_id, external_user_id) DO UPDATE SET
                 status = 'ADDED',
                 state = EXCLUDED.state,
@@ -123,8 +127,8 @@ public class ExternalContactStore {
     // What a complete reconcile pass did not list: ended as of the pass's start, if still current and known
     // from before it (an add newer than the start may simply be missing from a page fetched earlier).
     private static final String GONE = """
-            WITH target AS (SELECT ?::text AS app, ?::text AS user_id, ?::text AS external_user_id,
-                                   ?::timestamptz AS known_before, ?::bigint AS run_id, ?::timestamptz AS ended_at)
+            WITH target AS (SELECT CAST(?1 AS text) AS app, CAST(?2 AS text) AS user_id, CAST(?3 AS text) AS external_user_id,
+                                   CAST(?4 AS timestamptz) AS known_before, CAST(?5 AS bigint) AS run_id, CAST(?6 AS timestamptz) AS ended_at)
             UPDATE external_contact c SET status = 'GONE', deleted_at = t.ended_at, delete_source = NULL,
                 last_event_at = greatest(c.last_event_at, t.ended_at), reconcile_run_id = t.run_id, updated_at = now()
             FROM target t
@@ -134,8 +138,8 @@ public class ExternalContactStore {
             """;
 
     private static final String SEEN = """
-            UPDATE external_contact SET last_seen_run_id = ?, last_seen_at = ?
-            WHERE app = ? AND user_id = ? AND external_user_id = ? AND deleted_at IS NULL AND added_at IS NOT NULL
+            UPDATE external_contact SET last_seen_run_id = ?1, last_seen_at = ?2
+            WHERE app = ?3 AND user_id = ?4 AND external_user_id = ?5 AND deleted_at IS NULL AND added_at IS NOT NULL
             """;
 
     private static final String GONE_CANDIDATES = """
@@ -145,8 +149,8 @@ public class ExternalContactStore {
             ORDER BY user_id, external_user_id
             """;
 
-    @Resource(lookup = "jdbc/wecom")
-    private DataSource dataSource;
+    @PersistenceContext(unitName = "wecom")
+    private EntityManager em;
 
     /** Returns true when the row changed (false: an older or repeated event). */
     public boolean added(ContactChange change, String status, String state) {
@@ -180,15 +184,10 @@ public class ExternalContactStore {
      * A reconcile page listed the relationship; returns false when we do not hold it as current (then it is
      * a record to publish). Runs in the page's transaction.
      */
-    public boolean seen(Connection c, ContactKey key, long runId, Instant at) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(SEEN)) {
-            s.setLong(1, runId);
-            s.setObject(2, utc(at));
-            s.setString(3, key.app());
-            s.setString(4, key.userId());
-            s.setString(5, key.externalUserId());
-            return s.executeUpdate() == 1;
-        }
+    public boolean seen(ContactKey key, long runId, Instant at) {
+        return em.createNativeQuery(SEEN).setParameter(1, runId).setParameter(2, utc(at))
+            .setParameter(3, key.app()).setParameter(4, key.userId()).setParameter(5, key.externalUserId())
+            .executeUpdate() == 1;
     }
 
     /** Current relationships of these members, known before {@code knownBefore}, that run {@code runId} did not list. */
@@ -219,19 +218,14 @@ public class ExternalContactStore {
             gone.runId(), utc(gone.observedAt()));
     }
 
+    // the key first (?1-?3), then the statement's own values
     private boolean update(String sql, ContactKey key, Object... values) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
-            int i = 0;
-            s.setString(++i, key.app());
-            s.setString(++i, key.userId());
-            s.setString(++i, key.externalUserId());
-            for (Object value : values) {
-                s.setObject(++i, value);
-            }
-            return s.executeUpdate() == 1;
-        } catch (SQLException e) {
-            throw new IllegalStateException("external_contact write failed", e);
+        Query upsert = em.createNativeQuery(sql).setParameter(1, key.app()).setParameter(2, key.userId())
+            .setParameter(3, key.externalUserId());
+        for (int i = 0; i < values.length; i++) {
+            upsert.setParameter(4 + i, values[i]);
         }
+        return upsert.executeUpdate() == 1;
     }
 
     private static String blankToNull(String value) {

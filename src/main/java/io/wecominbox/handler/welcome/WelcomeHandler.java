@@ -21,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -118,6 +119,7 @@ public class WelcomeHandler implements EventHandler {
             .filter(Objects::nonNull).toList());
         List<Outcome> outcomes = new ArrayList<>();
         List<CompletableFuture<Outcome>> calls = new ArrayList<>();
+        Set<String> inThisBatch = new HashSet<>();
         for (HandledEvent event : events) {
             WeComEvent e = event.event();
             if (!ADD_CHANGE_TYPES.contains(e.changeType()) || e.welcomeCode() == null) {
@@ -127,6 +129,11 @@ public class WelcomeHandler implements EventHandler {
                 // only a deliberate re-run (batch id) gets here: the code is spent either way
                 LOG.info("welcome for " + event.dedupKey() + " already recorded as " + recorded.get(e.welcomeCode())
                     + ": no call");
+                continue;
+            }
+            if (!inThisBatch.add(e.welcomeCode())) {
+                // the same code twice in one batch (an event and its re-run): one call, one row
+                LOG.info("welcome for " + event.dedupKey() + " is already being sent in this batch: no call");
                 continue;
             }
             Optional<ConfiguredText> text = config.text(event.app(), e.state());

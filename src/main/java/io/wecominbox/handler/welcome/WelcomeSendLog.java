@@ -1,103 +1,48 @@
 package io.wecominbox.handler.welcome;
 
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Types;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import javax.sql.DataSource;
 
-/** Table welcome_send_log, written in the consumer's XA transaction (with the dedup record). */
+/**
+ * Table welcome_send_log ({@link WelcomeSendEntry}), written through the EntityManager in the consumer's XA
+ * transaction (with the dedup record). A plain JPA insert, batch-written: the dedup claim makes this one run per
+ * event, and the handler leaves out a code that is recorded already or twice in its batch; the one conflict
+ * left (a deliberate re-run racing its own original) now rolls the batch back, and its redelivery finds the
+ * row and makes no call.
+ */
 @ApplicationScoped
 public class WelcomeSendLog {
 
-    private static final String FIND = "SELECT welcome_code, status FROM welcome_send_log WHERE welcome_code = ANY (?)";
-
-    // DO NOTHING: the dedup record already makes this one run per event; a second row for a code could only
-    // come from a deliberate re-run, which the handler answers from the first row without calling WeCom.
-    private static final String INSERT = """
-            INSERT INTO welcome_send_log (welcome_code, app, user_id, external_user_id, state, change_type,
-                callback_log_id, event_key, event_created_at, deadline_at, attempt_count, status, errcode, errmsg,
-                effect_unknown, text_key, sent_at, latency_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (welcome_code) DO NOTHING
-            """;
-
-    @Resource(lookup = "jdbc/wecom")
-    private DataSource dataSource;
+    @PersistenceContext(unitName = "wecom")
+    private EntityManager em;
 
     /** The recorded outcome of each of these codes that has one. */
     public Map<String, String> statusesOf(List<String> welcomeCodes) {
         if (welcomeCodes.isEmpty()) {
             return Map.of();
         }
-        try (Connection c = dataSource.getConnection(); PreparedStatement find = c.prepareStatement(FIND)) {
-            find.setArray(1, c.createArrayOf("text", welcomeCodes.toArray()));
-            Map<String, String> statuses = new HashMap<>();
-            try (ResultSet rs = find.executeQuery()) {
-                while (rs.next()) {
-                    statuses.put(rs.getString(1), rs.getString(2));
-                }
-            }
-            return statuses;
-        } catch (SQLException e) {
-            throw new IllegalStateException("welcome_send_log read failed", e);
-        }
+        Map<String, String> statuses = new HashMap<>();
+        em.createQuery("SELECT w FROM WelcomeSendEntry w WHERE w.welcomeCode IN :codes", WelcomeSendEntry.class)
+            .setParameter("codes", welcomeCodes).getResultList()
+            .forEach(w -> statuses.put(w.welcomeCode(), w.status()));
+        return statuses;
     }
 
-    /** Writes the outcomes of a batch in one JDBC batch. */
+    /** Writes the outcomes of a batch: one JDBC batch at the flush (eclipselink.jdbc.batch-writing). */
     public void recordAll(List<Row> rows) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement insert = c.prepareStatement(INSERT)) {
-            for (Row row : rows) {
-                bind(insert, row.welcome(), row.result());
-                insert.addBatch();
-            }
-            insert.executeBatch();
-        } catch (SQLException e) {
-            throw new IllegalStateException("welcome_send_log write failed for a batch of " + rows.size(), e);
-        }
+        rows.forEach(row -> em.persist(new WelcomeSendEntry(row.welcome(), row.result())));
+        // now, not at the commit: a failure is the handler's (logged with the batch), and the rows precede the commit
+        em.flush();
     }
 
-    private static void bind(PreparedStatement insert, WelcomeCase w, WelcomeResult r) throws SQLException {
-        int i = 0;
-        insert.setString(++i, w.welcomeCode());
-        insert.setString(++i, w.app());
-        insert.setString(++i, w.userId());
-        insert.setString(++i, w.externalUserId());
-        insert.setString(++i, w.state());
-        insert.setString(++i, w.changeType());
-        insert.setLong(++i, w.callbackLogId());
-        insert.setString(++i, w.eventKey());
-        insert.setObject(++i, utc(w.createdAt()));
-        insert.setObject(++i, utc(w.deadline()));
-        insert.setInt(++i, w.attempt());
-        insert.setString(++i, r.status().name());
-        if (r.errcode() == null) {
-            insert.setNull(++i, Types.INTEGER);
-        } else {
-            insert.setInt(++i, r.errcode());
-        }
-        insert.setString(++i, r.errmsg());
-        insert.setBoolean(++i, r.effectUnknown());
-        insert.setString(++i, r.textKey());
-        if (r.sentAt() == null) {
-            insert.setNull(++i, Types.TIMESTAMP_WITH_TIMEZONE);
-            insert.setNull(++i, Types.BIGINT);
-        } else {
-            insert.setObject(++i, utc(r.sentAt()));
-            insert.setLong(++i, r.sentAt().toEpochMilli() - w.createdAt().toEpochMilli());
-        }
-    }
-
-    private static OffsetDateTime utc(Instant instant) {
+    static OffsetDateTime utc(Instant instant) {
         return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 

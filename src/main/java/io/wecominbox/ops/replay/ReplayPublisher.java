@@ -9,6 +9,11 @@ import io.wecominbox.relay.CallbackLogMessages;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.EntityTransaction;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceUnit;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,11 +33,13 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class ReplayPublisher {
 
-    private static final String LOCK = "SELECT state FROM replay_run WHERE replay_id = ? FOR UPDATE";
-    private static final String PROGRESS =
-        "UPDATE replay_run SET messages_published = messages_published + ? WHERE replay_id = ?";
     private static final String DELIVERIES =
         "SELECT " + CallbackLogMessages.COLUMNS + " FROM callback_log WHERE callback_log_id = ANY (?)";
+
+    // resource-local on the non-XA datasource (persistence.xml): the lock and the counter are one local
+    // transaction that commits after the chunk's JMS transaction
+    @PersistenceUnit(unitName = "wecom-local")
+    private EntityManagerFactory local;
 
     @Resource(lookup = "jdbc/wecom-local", shareable = false)
     private DataSource dataSource;
@@ -45,54 +52,42 @@ public class ReplayPublisher {
 
     /** Returns false (and sends nothing) when the replay is no longer RUNNING, e.g. cancelled. */
     public boolean publish(long replayId, String batchId, List<Item> chunk) {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                if (!running(c, replayId)) {
-                    c.rollback();
-                    return false;
-                }
-                Map<Long, EventEnvelope> deliveries = deliveries(c, chunk);
-                List<Outgoing> messages = new ArrayList<>(chunk.size());
-                for (Item item : chunk) {
-                    EventEnvelope d = deliveries.get(item.callbackLogId());
-                    if (d == null) {
-                        throw new IllegalStateException("callback_log " + item.callbackLogId()
-                            + " vanished during replay " + replayId);
-                    }
-                    messages.add(new Outgoing(handlerQueues.of(item.handler()),
-                        d.replayed(replayId, batchId, item.handler())));
-                }
-                sender.send(messages);
-                try (PreparedStatement progress = c.prepareStatement(PROGRESS)) {
-                    progress.setInt(1, chunk.size());
-                    progress.setLong(2, replayId);
-                    progress.executeUpdate();
-                }
-                c.commit();
-                return true;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+        EntityManager em = local.createEntityManager();
+        EntityTransaction tx = em.getTransaction();
+        try {
+            tx.begin();
+            ReplayRunEntry run = em.find(ReplayRunEntry.class, replayId, LockModeType.PESSIMISTIC_WRITE);
+            if (run == null || !run.running()) {
+                return false;
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException("replay " + replayId + " chunk failed (" + e.getSQLState() + ")", e);
+            Map<Long, EventEnvelope> deliveries = deliveries(chunk);
+            List<Outgoing> messages = new ArrayList<>(chunk.size());
+            for (Item item : chunk) {
+                EventEnvelope d = deliveries.get(item.callbackLogId());
+                if (d == null) {
+                    throw new IllegalStateException("callback_log " + item.callbackLogId()
+                        + " vanished during replay " + replayId);
+                }
+                messages.add(new Outgoing(handlerQueues.of(item.handler()),
+                    d.replayed(replayId, batchId, item.handler())));
+            }
+            sender.send(messages);
+            run.published(chunk.size());
+            tx.commit();
+            return true;
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+            em.close();
         }
     }
 
-    private static boolean running(Connection c, long replayId) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement(LOCK)) {
-            lock.setLong(1, replayId);
-            try (ResultSet rs = lock.executeQuery()) {
-                return rs.next() && ReplayRun.RUNNING.equals(rs.getString(1));
-            }
-        }
-    }
-
-    private static Map<Long, EventEnvelope> deliveries(Connection c, List<Item> chunk) throws SQLException {
+    // callback_log rows never change once written (but for published_at): read apart from the lock
+    private Map<Long, EventEnvelope> deliveries(List<Item> chunk) {
         Long[] ids = chunk.stream().map(Item::callbackLogId).distinct().toArray(Long[]::new);
         Map<Long, EventEnvelope> rows = new HashMap<>();
-        try (PreparedStatement query = c.prepareStatement(DELIVERIES)) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement query = c.prepareStatement(DELIVERIES)) {
             query.setArray(1, c.createArrayOf("bigint", ids));
             try (ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
@@ -100,6 +95,8 @@ public class ReplayPublisher {
                     rows.put(row.callbackLogId(), row);
                 }
             }
+        } catch (SQLException e) {
+            throw new IllegalStateException("replay chunk: callback_log read failed (" + e.getSQLState() + ")", e);
         }
         return rows;
     }

@@ -1,199 +1,132 @@
 package io.wecominbox.ops.replay;
 
 import io.wecominbox.ops.replay.ReplayRun.Outcome;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.Json;
-import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import java.io.StringReader;
-import java.sql.Array;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.Arrays;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import javax.sql.DataSource;
 
-/** Table replay_run, and what handler_disposition says about a replay's messages. */
+/**
+ * Table replay_run ({@link ReplayRunEntry}) through the EntityManager, and what handler_disposition says about
+ * a replay's messages. Each write is its own transaction unless the caller has one.
+ */
 @ApplicationScoped
 public class ReplayRuns {
 
+    // native: selection is jsonb and handlers text[], which JPA's insert would bind as plain strings
     private static final String INSERT = """
             INSERT INTO replay_run (requested_by, selection, handlers, batch_id, reason, max_rate, state,
                 events_selected, messages_total, runner_node, started_at)
-            VALUES (?, ?::jsonb, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, now())
+            VALUES (?1, CAST(?2 AS jsonb), CAST(?3 AS text[]), ?4, ?5, ?6, 'RUNNING', ?7, ?8, ?9, now())
             RETURNING replay_id
-            """;
-    private static final String COLUMNS = """
-            SELECT replay_id, state, requested_by, requested_at, selection::text, handlers, batch_id, reason, max_rate,
-                events_selected, messages_total, messages_published, started_at, finished_at, failure
-            FROM replay_run
             """;
     private static final String OUTCOMES = """
             SELECT handler,
                    count(*) FILTER (WHERE disposition IN ('PROCESSED', 'RETRIED', 'FORCED', 'PROCEEDED_WITHOUT_STORE')),
                    count(*) FILTER (WHERE disposition IN ('DUPLICATE_HOT', 'DUPLICATE_COLD')),
                    count(*) FILTER (WHERE disposition = 'REJECTED_STORE_DOWN')
-            FROM handler_disposition WHERE replay_id = ? GROUP BY handler ORDER BY handler
+            FROM handler_disposition WHERE replay_id = ?1 GROUP BY handler ORDER BY handler
             """;
     private static final String FINISH = """
-            UPDATE replay_run SET state = ?, finished_at = now(), failure = ? WHERE replay_id = ? AND state = 'RUNNING'
+            UPDATE ReplayRunEntry r SET r.state = :state, r.finishedAt = CURRENT_TIMESTAMP, r.failure = :failure
+            WHERE r.replayId = :id AND r.state = 'RUNNING'
             """;
     private static final String INTERRUPTED = """
             UPDATE replay_run SET state = 'FAILED', finished_at = now(),
                 failure = 'interrupted: the server stopped after ' || messages_published || ' of ' || messages_total
                     || ' messages were published; request it again to finish (already processed events are duplicates'
                     || ' for dedup, also with the same batch id)'
-            WHERE state = 'RUNNING' AND runner_node = ?
+            WHERE state = 'RUNNING' AND runner_node = ?1
             """;
+    private static final String STORE_OUTCOMES =
+        "UPDATE replay_run SET outcomes = CAST(?1 AS jsonb), outcomes_at = now() WHERE replay_id = ?2";
 
-    @Resource(lookup = "jdbc/wecom")
-    private DataSource dataSource;
+    // Outside a JTA transaction Liberty scopes the persistence context to the request's (or the replay
+    // task's) local transaction: without a refresh, a read after a finish would return the row as first read.
+    private static final String REFRESH = "eclipselink.refresh";
 
+    @PersistenceContext(unitName = "wecom")
+    private EntityManager em;
+
+    @Transactional
     public long insert(String requestedBy, ReplayRequest request, List<String> handlers, int maxRate,
                        ReplayPlan plan, String node) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement insert = c.prepareStatement(INSERT)) {
-            int i = 0;
-            insert.setString(++i, requestedBy);
-            insert.setString(++i, request.selection().toJson().toString());
-            insert.setArray(++i, c.createArrayOf("text", handlers.toArray(String[]::new)));
-            insert.setString(++i, request.batchId());
-            insert.setString(++i, request.reason());
-            insert.setInt(++i, maxRate);
-            insert.setInt(++i, plan.eventsSelected());
-            insert.setInt(++i, plan.items().size());
-            insert.setString(++i, node);
-            try (ResultSet rs = insert.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("replay_run insert failed (" + e.getSQLState() + ")", e);
-        }
+        // handler names are [a-z0-9-] (EventHandler.name), so the array literal needs no quoting
+        Object id = em.createNativeQuery(INSERT)
+            .setParameter(1, requestedBy)
+            .setParameter(2, request.selection().toJson().toString())
+            .setParameter(3, "{" + String.join(",", handlers) + "}")
+            .setParameter(4, request.batchId())
+            .setParameter(5, request.reason())
+            .setParameter(6, maxRate)
+            .setParameter(7, plan.eventsSelected())
+            .setParameter(8, plan.items().size())
+            .setParameter(9, node)
+            .getSingleResult();
+        return ((Number) id).longValue();
     }
 
     public Optional<ReplayRun> find(long replayId) {
-        List<ReplayRun> runs = query(COLUMNS + " WHERE replay_id = ?", replayId);
-        return runs.isEmpty() ? Optional.empty() : Optional.of(withOutcomes(runs.get(0)));
+        List<ReplayRunEntry> found = em.createQuery("SELECT r FROM ReplayRunEntry r WHERE r.replayId = :id",
+            ReplayRunEntry.class).setParameter("id", replayId).setHint(REFRESH, "true").getResultList();
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        ReplayRunEntry run = found.get(0);
+        Map<String, Outcome> outcomes = outcomes(replayId);
+        ReplayRun view = run.view(outcomes, false);
+        return Optional.of(run.view(outcomes, settled(view, outcomes)));
     }
 
     /** The most recent first; outcomes left out (one query per replay is for the single view). */
     public List<ReplayRun> recent(int limit) {
-        return query(COLUMNS + " ORDER BY requested_at DESC, replay_id DESC LIMIT ?", limit);
+        return em.createQuery("SELECT r FROM ReplayRunEntry r ORDER BY r.requestedAt DESC, r.replayId DESC",
+                ReplayRunEntry.class).setHint(REFRESH, "true").setMaxResults(limit).getResultList().stream()
+            .map(r -> r.view(Map.of(), false)).toList();
     }
 
     /** RUNNING → DONE / CANCELLED / FAILED; false when it was no longer running. */
+    @Transactional
     public boolean finish(long replayId, String state, String failure) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement update = c.prepareStatement(FINISH)) {
-            update.setString(1, state);
-            update.setString(2, failure);
-            update.setLong(3, replayId);
-            return update.executeUpdate() == 1;
-        } catch (SQLException e) {
-            throw new IllegalStateException("replay_run update failed (" + e.getSQLState() + ")", e);
-        }
+        return em.createQuery(FINISH).setParameter("state", state).setParameter("failure", failure)
+            .setParameter("id", replayId).executeUpdate() == 1;
     }
 
     /** At start: this node's replays that were running when it stopped cannot be running any more. */
+    @Transactional
     public int markInterrupted(String node) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement update = c.prepareStatement(INTERRUPTED)) {
-            update.setString(1, node);
-            return update.executeUpdate();
-        } catch (SQLException e) {
-            throw new IllegalStateException("replay_run update failed (" + e.getSQLState() + ")", e);
-        }
+        return em.createNativeQuery(INTERRUPTED).setParameter(1, node).executeUpdate();
     }
 
     /** Stores the per-handler outcomes once they are final (or the wait for them ended). */
+    @Transactional
     public void storeOutcomes(long replayId, Map<String, Outcome> outcomes) {
         JsonObjectBuilder json = Json.createObjectBuilder();
         outcomes.forEach((handler, o) -> json.add(handler, Json.createObjectBuilder().add("effects", o.effects())
             .add("duplicates", o.duplicates()).add("rejectedAttempts", o.rejectedAttempts())));
-        try (Connection c = dataSource.getConnection(); PreparedStatement update = c.prepareStatement(
-            "UPDATE replay_run SET outcomes = ?::jsonb, outcomes_at = now() WHERE replay_id = ?")) {
-            update.setString(1, json.build().toString());
-            update.setLong(2, replayId);
-            update.executeUpdate();
-        } catch (SQLException e) {
-            throw new IllegalStateException("replay_run update failed (" + e.getSQLState() + ")", e);
-        }
+        em.createNativeQuery(STORE_OUTCOMES).setParameter(1, json.build().toString()).setParameter(2, replayId)
+            .executeUpdate();
     }
 
     public Map<String, Outcome> outcomes(long replayId) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement query = c.prepareStatement(OUTCOMES)) {
-            query.setLong(1, replayId);
-            try (ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    outcomes.put(rs.getString(1), new Outcome(rs.getLong(2), rs.getLong(3), rs.getLong(4)));
-                }
-            }
-            return outcomes;
-        } catch (SQLException e) {
-            throw new IllegalStateException("handler_disposition read failed (" + e.getSQLState() + ")", e);
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery(OUTCOMES).setParameter(1, replayId).getResultList();
+        for (Object[] row : rows) {
+            outcomes.put((String) row[0], new Outcome(((Number) row[1]).longValue(), ((Number) row[2]).longValue(),
+                ((Number) row[3]).longValue()));
         }
+        return outcomes;
     }
 
     static boolean settled(ReplayRun run, Map<String, Outcome> outcomes) {
         long last = outcomes.values().stream().mapToLong(o -> o.effects() + o.duplicates()).sum();
         return !ReplayRun.RUNNING.equals(run.state()) && last >= run.done();
-    }
-
-    private ReplayRun withOutcomes(ReplayRun run) {
-        Map<String, Outcome> outcomes = outcomes(run.replayId());
-        return new ReplayRun(run.replayId(), run.state(), run.requestedBy(), run.requestedAt(), run.selection(),
-            run.handlers(), run.batchId(), run.reason(), run.maxRate(), run.eventsSelected(), run.total(), run.done(),
-            run.rate(), run.startedAt(), run.finishedAt(), run.failure(), outcomes, settled(run, outcomes));
-    }
-
-    private List<ReplayRun> query(String sql, Object parameter) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement query = c.prepareStatement(sql)) {
-            query.setObject(1, parameter);
-            List<ReplayRun> runs = new ArrayList<>();
-            try (ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    runs.add(row(rs));
-                }
-            }
-            return runs;
-        } catch (SQLException e) {
-            throw new IllegalStateException("replay_run read failed (" + e.getSQLState() + ")", e);
-        }
-    }
-
-    private static ReplayRun row(ResultSet rs) throws SQLException {
-        int i = 0;
-        long id = rs.getLong(++i);
-        String state = rs.getString(++i);
-        String by = rs.getString(++i);
-        OffsetDateTime requestedAt = rs.getObject(++i, OffsetDateTime.class);
-        JsonObject selection;
-        try (JsonReader reader = Json.createReader(new StringReader(rs.getString(++i)))) {
-            selection = reader.readObject();
-        }
-        Array handlerArray = rs.getArray(++i);
-        List<String> handlers = Arrays.asList((String[]) handlerArray.getArray());
-        String batchId = rs.getString(++i);
-        String reason = rs.getString(++i);
-        int maxRate = rs.getInt(++i);
-        int events = rs.getInt(++i);
-        int total = rs.getInt(++i);
-        int done = rs.getInt(++i);
-        OffsetDateTime startedAt = rs.getObject(++i, OffsetDateTime.class);
-        OffsetDateTime finishedAt = rs.getObject(++i, OffsetDateTime.class);
-        String failure = rs.getString(++i);
-        OffsetDateTime end = finishedAt != null ? finishedAt : OffsetDateTime.now(ZoneOffset.UTC);
-        return new ReplayRun(id, state, by, requestedAt, selection, List.copyOf(handlers), batchId, reason, maxRate,
-            events, total, done, ReplayRun.rate(done, startedAt, end), startedAt, finishedAt, failure, Map.of(),
-            false);
     }
 }
