@@ -248,12 +248,19 @@ function drawReconcile(runs) {
   panel('reconcile').node.dataset.rows = runs.length;
 }
 
+function drawRelay(status) {
+  // rows the ACK path committed that the relay has not yet published (broker down, or catching up)
+  const age = status.oldestUnpublishedSeconds > 0 ? ` (oldest ${Math.round(status.oldestUnpublishedSeconds)} s)` : '';
+  text('kpi-unpublished', charts.fmt(status.backlog) + age);
+}
+
 async function refresh() {
   const jobs = [
     ['ingest', () => api(`ingest?minutes=${minutes}`).then(drawIngest), ['ingest', 'latency']],
     ['timeline', () => api('timeline?minutes=60&keys=12').then(drawTimeline), ['timeline']],
     ['consumers', () => api('consumers').then(drawConsumers), ['dispositions', 'cleanup']],
     ['queues', () => api('queues').then(drawQueues), ['queues']],
+    ['relay', () => api('relay').then(drawRelay), []],
     ['rejections', () => api('rejections?hours=24').then(drawRejections), ['rejections']],
     ['retryspan', () => opsApi('retry-span?period=P7D').then(drawRetrySpan), ['retryspan']],
     ['welcomes', () => api('welcomes?limit=12').then(drawWelcomes), ['welcomes']],

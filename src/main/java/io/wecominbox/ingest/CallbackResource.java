@@ -23,7 +23,8 @@ import java.util.logging.Logger;
 
 /**
  * WeCom's callback URL, one per app: GET answers URL verification, POST takes an event. The ACK path is
- * verify, decrypt, parse, one insert, one send, commit, then 200 "success". Client mistakes get a 4xx with a
+ * verify, decrypt, parse, store the callback_log row in a group commit (local PostgreSQL, no broker), then 200
+ * "success"; the publication relay sends the row to wecom.events afterwards. Client mistakes get a 4xx with a
  * JSON reason and are counted in the rejection audit; our own failures escape to the 503 mapper.
  */
 @Path("wecom/callback/{app}")
@@ -37,7 +38,7 @@ public class CallbackResource {
     private WeComApps apps;
 
     @Inject
-    private DeliveryRecorder recorder;
+    private GroupCommitWriter writer;
 
     @Inject
     private RejectionAudit audit;
@@ -83,7 +84,7 @@ public class CallbackResource {
             CallbackQuery query = CallbackQuery.parse(uri.getRequestUri().getRawQuery());
             byte[] bytes = CappedBody.read(body, request.getContentLengthLong(), settings.maxBodyBytes());
             OpenedCallback callback = verifier.open(app, query, new String(bytes, StandardCharsets.UTF_8));
-            RecordedDelivery row = recorder.record(callback, receivedAt, request.getRemoteAddr());
+            RecordedDelivery row = writer.store(new IncomingDelivery(callback, receivedAt, request.getRemoteAddr()));
             if (LOG.isLoggable(Level.FINE)) {
                 LOG.fine("accepted " + callback.eventKey() + " attempt " + row.attempt() + " as callback_log "
                         + row.callbackLogId());

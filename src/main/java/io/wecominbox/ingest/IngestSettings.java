@@ -23,6 +23,33 @@ public class IngestSettings {
     @ConfigProperty(name = "wecom.ingest.rejection-flush-seconds", defaultValue = "10")
     long rejectionFlushSeconds;
 
+    /** Most callback_log rows one group commit takes; the requests waiting when a commit starts share it. */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.commit-batch-size", defaultValue = "256")
+    int commitBatchSize;
+
+    /** Commits in flight at once: while one waits for its fsync, the next batch is being written. */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.writers", defaultValue = "2")
+    int writers;
+
+    /** How long a request waits for the commit of its row before answering 503 (WeCom gives up at 5 s). */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.commit-wait-millis", defaultValue = "2500")
+    long commitWaitMillis;
+
+    public int commitBatchSize() {
+        return Math.max(1, commitBatchSize);
+    }
+
+    public int writers() {
+        return Math.max(1, writers);
+    }
+
+    public Duration commitWait() {
+        return Duration.ofMillis(Math.max(100, commitWaitMillis));
+    }
+
     public int maxBodyBytes() {
         return Math.max(1024, maxBodyBytes);
     }

@@ -3,10 +3,12 @@ package io.wecominbox.messaging;
 /** JNDI names of the JMS resources declared in server.xml (one place, so a rename is one edit). */
 public final class JndiNames {
 
-    /** The request path's pool (ingest, probe). */
+    /** The request path's XA pool: the pipeline probe (callbacks no longer need the broker). */
     public static final String CONNECTION_FACTORY = "jms/cf/wecom";
     /** Background work's pool (handlers' batch receives and sends, replays), apart from the request path's. */
     public static final String BACKGROUND_CONNECTION_FACTORY = "jms/cf/background";
+    /** Local JMS transactions, no XA: the publication relay and replays (allowLocalTransactions in server.xml). */
+    public static final String RELAY_CONNECTION_FACTORY = "jms/cf/relay";
     public static final String PROBE_QUEUE = "jms/queue/probe";
     public static final String EVENTS_TOPIC = "jms/topic/events";
     /** Per-handler queues (broker address wecom.handler.{name}), fed from the events topic by diverts. */

@@ -4,21 +4,17 @@ import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.MalformedXmlException;
 import io.wecominbox.event.PulledContact;
 import io.wecominbox.event.WeComEvent;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.wecominbox.messaging.EventEnvelope;
 
 /**
- * A pulled record as a handler-queue message, in the format the ingest publishes callbacks in (body: the
- * plaintext XML; properties app, eventType, changeType, eventKey, createTime, as DeliveryRecorder sets them)
- * plus {@value #RUN_ID}. No callbackLogId: a pull is not a callback, and callback_log stays callbacks only.
- * This is the one place a pulled message is built, so moving it onto a shared envelope type is one edit.
+ * A pulled record as a handler-queue message, in the one event format ({@link EventEnvelope}) with the
+ * reconcile_run that published it. No callbackLogId: a pull is not a callback, and callback_log stays
+ * callbacks only. No duplicate id either: a pass re-sends a record only after a cursor was refused, and the
+ * handlers' dedup (key: the relationship's generation) absorbs it.
  */
-record PulledEventMessage(String body, Map<String, Object> properties) {
+final class PulledEventMessage {
 
-    /** JMS property naming the reconcile_run that published the message. */
-    static final String RUN_ID = "reconcileRunId";
-
-    static PulledEventMessage of(String app, PulledContact pulled) {
+    static EventEnvelope of(String app, PulledContact pulled) {
         String xml = pulled.toXml();
         WeComEvent event;
         try {
@@ -26,13 +22,10 @@ record PulledEventMessage(String body, Map<String, Object> properties) {
         } catch (MalformedXmlException e) {
             throw new IllegalStateException("a pulled record's own XML does not parse", e);
         }
-        Map<String, Object> properties = new LinkedHashMap<>();
-        properties.put("app", app);
-        properties.put("eventType", event.typeName());
-        properties.put("changeType", event.changeType());
-        properties.put("eventKey", app + ":" + EventKeys.keyOf(event));
-        properties.put("createTime", event.createTime());
-        properties.put(RUN_ID, pulled.runId());
-        return new PulledEventMessage(xml, properties);
+        return new EventEnvelope(xml, app, event.typeName(), event.changeType(), app + ":" + EventKeys.keyOf(event),
+            null, 0, event.createTime(), null, null, pulled.runId(), null);
+    }
+
+    private PulledEventMessage() {
     }
 }

@@ -6,6 +6,7 @@ import io.wecominbox.handler.HandlerCatalog;
 import io.wecominbox.handler.contact.ExternalContactStore;
 import io.wecominbox.handler.contact.ExternalContactStore.ContactKey;
 import io.wecominbox.messaging.BackgroundMessageSender;
+import io.wecominbox.messaging.EventEnvelope;
 import io.wecominbox.messaging.HandlerQueues;
 import io.wecominbox.reconcile.ReconcileRun.Progress;
 import io.wecominbox.reconcile.ReconcileRuns.Step;
@@ -89,7 +90,7 @@ public class ReconcileSteps {
                 if (contacts.seen(key, owner.runId(), observedAt)) {
                     known++;
                 } else if (recordFound(c, owner, r, observedAt)) {
-                    PulledEventMessage message = PulledEventMessage.of(owner.app(), new PulledContact(corpId,
+                    EventEnvelope message = PulledEventMessage.of(owner.app(), new PulledContact(corpId,
                         r.userId(), r.externalUserId(), r.state(), observedAt, r.followCreatedAt(), owner.runId(), false));
                     for (EventHandler handler : targets) {
                         sender.send(handlerQueues.of(handler.name()), message.body(), message.properties());
@@ -150,7 +151,7 @@ public class ReconcileSteps {
             List<EventHandler> targets = handlers.handlers().stream().filter(EventHandler::keyedByRelationship).toList();
             Instant endedAt = Instant.ofEpochSecond(startedAt.getEpochSecond());
             for (ContactKey key : batch) {
-                PulledEventMessage message = PulledEventMessage.of(owner.app(), new PulledContact(corpId, key.userId(),
+                EventEnvelope message = PulledEventMessage.of(owner.app(), new PulledContact(corpId, key.userId(),
                     key.externalUserId(), null, endedAt, null, owner.runId(), true));
                 for (EventHandler handler : targets) {
                     sender.send(handlerQueues.of(handler.name()), message.body(), message.properties());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.event.SampleEvents;
 import io.wecominbox.messaging.JndiNames;
+import io.wecominbox.testsupport.Poll;
 import jakarta.annotation.Resource;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSConsumer;
@@ -19,6 +20,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -35,7 +38,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs inside Liberty against the real PostgreSQL and Artemis: signed callbacks posted over HTTP become
- * callback_log rows and messages on the events topic, committed together, one of each per delivery.
+ * callback_log rows, committed before the answer, and then messages on the events topic, published by the
+ * relay with the row's duplicate id: one of each per delivery.
  */
 @ExtendWith(ArquillianExtension.class)
 class CallbackDeliveryIT {
@@ -58,7 +62,7 @@ class CallbackDeliveryIT {
     private final CallbackClient client = new CallbackClient();
 
     @Test
-    void signedDeliveryBecomesOneLogRowAndOneMessageInOneCommit() throws Exception {
+    void signedDeliveryIsStoredThenPublishedOnceWithTheRowsDuplicateId() throws Exception {
         String msgId = uniqueMsgId();
         String plaintext = SampleEvents.textMessage(msgId, "hello");
         try (JMSContext jms = connectionFactory.createContext();
@@ -77,6 +81,9 @@ class CallbackDeliveryIT {
             assertEquals("customer:msg:" + msgId, message.getStringProperty("eventKey"));
             assertEquals(1, message.getIntProperty("attempt"));
             assertEquals(SampleEvents.CREATE_TIME, message.getLongProperty("createTime"));
+            assertTrue(message.getStringProperty("_AMQ_DUPL_ID").startsWith(
+                "callback_log:" + message.getLongProperty("callbackLogId") + ":"),
+                "stable per row: a re-send is dropped by the broker");
             assertNull(events.receive(500), "exactly one message");
 
             List<LogRow> rows = rows("customer:msg:" + msgId);
@@ -87,6 +94,29 @@ class CallbackDeliveryIT {
             assertNull(row.secondsSincePrevious);
             assertEquals("ENQUEUED", row.outcome);
             assertEquals(plaintext, row.plaintext);
+            assertTrue(Poll.until(Duration.ofSeconds(10), () -> publishedAt(row.id) != null), "marked published");
+        }
+    }
+
+    @Test
+    void aRowPublishedAgainAfterACrashIsDroppedByTheBrokersDuplicateDetection() throws Exception {
+        String msgId = uniqueMsgId();
+        try (JMSContext jms = connectionFactory.createContext();
+             JMSConsumer events = jms.createConsumer(eventsTopic, "eventKey = 'customer:msg:" + msgId + "'")) {
+            assertEquals(200, client.post("customer", wecom.post(SampleEvents.textMessage(msgId, "once"))).statusCode());
+            Message message = events.receive(5000);
+            assertNotNull(message);
+            long id = message.getLongProperty("callbackLogId");
+            assertTrue(Poll.until(Duration.ofSeconds(10), () -> publishedAt(id) != null));
+            // what a crash between the broker's commit and the relay's own leaves behind: sent, not marked
+            try (Connection c = dataSource.getConnection();
+                 PreparedStatement unmark = c.prepareStatement(
+                     "UPDATE callback_log SET published_at = NULL WHERE callback_log_id = ?")) {
+                unmark.setLong(1, id);
+                assertEquals(1, unmark.executeUpdate());
+            }
+            assertTrue(Poll.until(Duration.ofSeconds(20), () -> publishedAt(id) != null), "the relay sent it again");
+            assertNull(events.receive(2000), "the broker dropped the second copy");
         }
     }
 
@@ -121,10 +151,10 @@ class CallbackDeliveryIT {
     void concurrentDeliveriesOfOneEventGetDistinctAttemptNumbers() throws Exception {
         String msgId = uniqueMsgId();
         SignedCallbacks.Wire wire = wecom.post(SampleEvents.textMessage(msgId, "raced"));
-        ExecutorService pool = Executors.newFixedThreadPool(6);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
         try {
             List<Future<HttpResponse<String>>> answers = new ArrayList<>();
-            for (int i = 0; i < 6; i++) {
+            for (int i = 0; i < 16; i++) {
                 answers.add(pool.submit(() -> client.post("customer", wire)));
             }
             for (Future<HttpResponse<String>> answer : answers) {
@@ -134,7 +164,8 @@ class CallbackDeliveryIT {
             pool.shutdownNow();
         }
         Set<Integer> attempts = new TreeSet<>(rows("customer:msg:" + msgId).stream().map(r -> r.attempt).toList());
-        assertEquals(Set.of(1, 2, 3, 4, 5, 6), attempts, "the advisory lock serialises one key's deliveries");
+        assertEquals(new TreeSet<>(java.util.stream.IntStream.rangeClosed(1, 16).boxed().toList()), attempts,
+            "one group commit or several: every copy gets its own number");
     }
 
     @Test
@@ -147,6 +178,18 @@ class CallbackDeliveryIT {
                 assertEquals(200, response.statusCode(), response.body());
                 assertEquals(echo, response.body(), "the bare decrypted echostr, no quotes or newline");
             }
+        }
+    }
+
+    private OffsetDateTime publishedAt(long id) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement s = c.prepareStatement("SELECT published_at FROM callback_log WHERE callback_log_id = ?")) {
+            s.setLong(1, id);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? rs.getObject(1, OffsetDateTime.class) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 

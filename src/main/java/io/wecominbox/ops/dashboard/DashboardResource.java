@@ -4,6 +4,7 @@ import io.wecominbox.ops.metrics.BrokerQueues;
 import io.wecominbox.ops.metrics.ConsumerActivity;
 import io.wecominbox.ingest.IngestMetrics;
 import io.wecominbox.ops.metrics.RetryRate;
+import io.wecominbox.relay.PublicationRelay;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -44,6 +45,9 @@ public class DashboardResource {
     private ConsumerActivity consumers;
 
     @Inject
+    private PublicationRelay relay;
+
+    @Inject
     private Clock clock;
 
     @GET
@@ -75,6 +79,13 @@ public class DashboardResource {
     @Operation(summary = "Broker queue depths (dead-letter and expiry queues included), cached a few seconds")
     public BrokerQueues.Snapshot queues() {
         return queues.snapshot();
+    }
+
+    @GET
+    @Path("relay")
+    @Operation(summary = "Callbacks stored but not yet published to the broker, and the age of the oldest")
+    public PublicationRelay.Status relay() {
+        return relay.status();
     }
 
     @GET

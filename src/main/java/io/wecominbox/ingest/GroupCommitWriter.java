@@ -1,0 +1,192 @@
+package io.wecominbox.ingest;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Group commit of callback_log rows: a request hands its delivery to the writers and waits; a writer takes
+ * every delivery that is waiting (up to the batch size), inserts them in one statement and commits once, then
+ * answers each request. Under load one fsync serves hundreds of callbacks; alone, a request waits for its own
+ * commit only. Local PostgreSQL transactions, no XA and no broker: the relay publishes afterwards.
+ */
+@ApplicationScoped
+public class GroupCommitWriter {
+
+    private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class.getName());
+    /** Requests that may wait at once; beyond it a request is refused (503) rather than queued past 5 s. */
+    private static final int MAX_WAITING = 8192;
+
+    // Unshareable: a writer thread never ends, so a shareable connection would stay bound to its local
+    // transaction containment for ever, dead or not, instead of going back to the pool.
+    @Resource(lookup = "jdbc/wecom-local", shareable = false)
+    private DataSource dataSource;
+
+    @Resource
+    private ManagedThreadFactory threads;
+
+    @Inject
+    private IngestSettings settings;
+
+    @Inject
+    private Event<CallbackRowsCommitted> committed;
+
+    private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>(MAX_WAITING);
+    private final AtomicBoolean started = new AtomicBoolean();
+    private volatile boolean running = true;
+    private final List<Thread> writers = new ArrayList<>();
+
+    /** Stores the delivery and returns its row once committed; throws {@link DeliveryNotRecordedException}. */
+    public RecordedDelivery store(IncomingDelivery delivery) {
+        startWriters();
+        Waiting waiting = new Waiting(delivery);
+        if (!queue.offer(waiting)) {
+            throw new DeliveryNotRecordedException("ingest writers saturated (" + MAX_WAITING + " waiting)", null);
+        }
+        try {
+            return waiting.result.get(settings.commitWait().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // Not yet taken by a writer: it never will be. Taken: its row may still commit, and WeCom's retry
+            // then becomes attempt 2 - a duplicate the consumers absorb, never a lost event.
+            waiting.claim();
+            throw new DeliveryNotRecordedException("no commit within " + settings.commitWait().toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DeliveryNotRecordedException("interrupted waiting for the commit", e);
+        } catch (ExecutionException e) {
+            throw new DeliveryNotRecordedException("callback_log insert failed: " + e.getCause().getMessage(),
+                e.getCause());
+        }
+    }
+
+    private void startWriters() {
+        if (!started.compareAndSet(false, true)) {
+            return;
+        }
+        for (int i = 0; i < settings.writers(); i++) {
+            Thread writer = threads.newThread(this::writeLoop);
+            writer.setName("wecom-ingest-writer-" + i);
+            writer.setDaemon(true);
+            writers.add(writer);
+            writer.start();
+        }
+    }
+
+    private void writeLoop() {
+        List<Waiting> group = new ArrayList<>(settings.commitBatchSize());
+        while (running) {
+            try {
+                Waiting first = queue.poll(500, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                group.clear();
+                group.add(first);
+                queue.drainTo(group, settings.commitBatchSize() - 1);
+                group.removeIf(w -> !w.claim());
+                if (!group.isEmpty()) {
+                    commit(group);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(Level.SEVERE, "ingest writer failed; continuing", e);
+                group.forEach(w -> w.result.completeExceptionally(e));
+            }
+        }
+    }
+
+    private void commit(List<Waiting> group) {
+        try {
+            List<RecordedDelivery> rows = insertAndCommit(group);
+            for (int i = 0; i < group.size(); i++) {
+                group.get(i).result.complete(rows.get(i));
+            }
+            committed.fire(new CallbackRowsCommitted(rows.size()));
+        } catch (SQLException e) {
+            if (group.size() == 1) {
+                group.get(0).result.completeExceptionally(e);
+                return;
+            }
+            // One bad row must not refuse its neighbours: alone, each gets its own commit or its own 503.
+            LOG.log(Level.WARNING, "group commit of " + group.size() + " rows failed (" + e.getSQLState()
+                + "); committing them one by one");
+            for (Waiting w : group) {
+                commit(List.of(w));
+            }
+        }
+    }
+
+    private List<RecordedDelivery> insertAndCommit(List<Waiting> group) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                List<RecordedDelivery> rows = CallbackLogInsert.insert(c, group.stream().map(w -> w.delivery).toList());
+                c.commit();
+                return rows;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c);
+                throw e;
+            }
+        }
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken; the pool validates and replaces it
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        writers.forEach(Thread::interrupt);
+        Waiting w;
+        while ((w = queue.poll()) != null) {
+            w.result.completeExceptionally(new IllegalStateException("server stopping"));
+        }
+    }
+
+    /** A request's delivery and the answer it waits for; claimed once, by a writer or by its timed-out request. */
+    private static final class Waiting {
+        final IncomingDelivery delivery;
+        final CompletableFuture<RecordedDelivery> result = new CompletableFuture<>();
+        private final AtomicBoolean claimed = new AtomicBoolean();
+
+        Waiting(IncomingDelivery delivery) {
+            this.delivery = delivery;
+        }
+
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+    }
+
+    /** The delivery could not be stored; nothing of it was committed unless its commit raced the 503. */
+    public static class DeliveryNotRecordedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        DeliveryNotRecordedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

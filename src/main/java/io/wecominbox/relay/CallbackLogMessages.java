@@ -1,0 +1,24 @@
+package io.wecominbox.relay;
+
+import io.wecominbox.messaging.EventEnvelope;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+
+/** A callback_log row as its event message: the columns to select, and the envelope they make. */
+public final class CallbackLogMessages {
+
+    /** Select these, in this order, for {@link #read}. */
+    public static final String COLUMNS =
+        "callback_log_id, attempt, app, event_type, change_type, event_key, event_created_at, plaintext, received_at";
+
+    private CallbackLogMessages() {
+    }
+
+    public static EventEnvelope read(ResultSet rs) throws SQLException {
+        OffsetDateTime created = rs.getObject(7, OffsetDateTime.class);
+        return EventEnvelope.ofCallback(rs.getLong(1), rs.getObject(9, OffsetDateTime.class).toInstant(), rs.getInt(2),
+            rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+            created == null ? 0 : created.toEpochSecond(), rs.getString(8));
+    }
+}

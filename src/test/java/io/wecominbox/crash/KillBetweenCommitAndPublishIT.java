@@ -1,0 +1,83 @@
+package io.wecominbox.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wecominbox.event.SampleEvents;
+import io.wecominbox.ingest.CallbackClient;
+import io.wecominbox.ingest.SignedCallbacks;
+import io.wecominbox.testsupport.LibertyAndWeComExtension;
+import io.wecominbox.testsupport.LibertyProcess;
+import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.Sql;
+import io.wecominbox.testsupport.StackEnv;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * kill -9 of Liberty after a callback's row committed and before the relay published it (the test
+ * deployment's HoldPublications stops the relay there): WeCom got its 200, and after the restart the row is
+ * published by the relay without any new callback and processed exactly once.
+ */
+@Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
+class KillBetweenCommitAndPublishIT {
+
+    private static final String MARKER = "held-" + UUID.randomUUID();
+    private static final Path HOLD = holdPublications(MARKER);
+
+    @RegisterExtension
+    static final LibertyAndWeComExtension STACK = new LibertyAndWeComExtension();
+    private static final LibertyProcess LIBERTY = STACK.liberty();
+
+    @Test
+    void aRowCommittedButNotPublishedWhenTheServerDiesIsPublishedOnceAfterTheRestart() throws Exception {
+        String msgId = Long.toString(System.currentTimeMillis()) + "7";
+        String key = "customer:msg:" + msgId;
+        SignedCallbacks wecom = SignedCallbacks.forStackApp("customer");
+        assertEquals(200, new CallbackClient().post("customer",
+            wecom.post(SampleEvents.textMessage(msgId, "kill me before I am published " + MARKER))).statusCode());
+        assertEquals(1, Sql.count("SELECT count(*) FROM callback_log WHERE event_key = ?", key), "committed before the 200");
+        assertTrue(Poll.holdsFor(Duration.ofSeconds(3), () ->
+                Sql.count("SELECT count(*) FROM callback_log WHERE event_key = ? AND published_at IS NULL", key) == 1),
+            "held: committed, not published");
+
+        LIBERTY.kill();
+        Files.delete(HOLD);
+        LIBERTY.start();
+
+        assertTrue(Poll.until(Duration.ofSeconds(60), () ->
+                Sql.count("SELECT count(*) FROM callback_log WHERE event_key = ? AND published_at IS NOT NULL", key) == 1),
+            "published by the relay after the restart");
+        assertTrue(Poll.until(Duration.ofSeconds(60), () ->
+                Sql.count("SELECT count(*) FROM conversation_message WHERE msg_id = ?", msgId) == 1),
+            "processed by its handler");
+        String dispositions = "SELECT count(*) FROM handler_disposition WHERE event_key = ? AND handler = 'conversation'";
+        assertTrue(Poll.until(Duration.ofSeconds(30), () -> Sql.count(dispositions, key) >= 1), "its disposition");
+        assertTrue(Poll.holdsFor(Duration.ofSeconds(5), () -> Sql.count(dispositions, key) == 1),
+            "exactly one delivery reached the handler");
+    }
+
+    /** A config drop-in read at the server's start; the test deletes it before the restart. */
+    private static Path holdPublications(String marker) {
+        Path dropIn = StackEnv.buildDir().resolve("liberty/wlp/usr/servers/"
+            + System.getProperty("wecom.liberty.server", "wecomInboxTest") + "/configDropins/overrides/hold-publication.xml");
+        try {
+            Files.createDirectories(dropIn.getParent());
+            Files.writeString(dropIn, """
+                <server>
+                  <variable name="wecom.chaos.hold-publication.marker" value="%s"/>
+                </server>
+                """.formatted(marker));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return dropIn;
+    }
+}
