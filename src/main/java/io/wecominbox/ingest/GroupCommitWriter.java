@@ -65,6 +65,7 @@ public class GroupCommitWriter {
             // Not yet taken by a writer: it never will be. Taken: its row may still commit, and WeCom's retry
             // then becomes attempt 2 - a duplicate the consumers absorb, never a lost event.
             waiting.claim();
+            waiting.result.cancel(false);
             throw new DeliveryNotRecordedException("no commit within " + settings.commitWait().toMillis() + " ms", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -121,15 +122,17 @@ public class GroupCommitWriter {
             }
             committed.fire(new CallbackRowsCommitted(rows.size()));
         } catch (SQLException e) {
-            if (group.size() == 1) {
-                group.get(0).result.completeExceptionally(e);
+            if (group.size() == 1 || databaseUnavailable(e)) {
+                group.forEach(w -> w.result.completeExceptionally(e));
                 return;
             }
             // One bad row must not refuse its neighbours: alone, each gets its own commit or its own 503.
             LOG.log(Level.WARNING, "group commit of " + group.size() + " rows failed (" + e.getSQLState()
                 + "); committing them one by one");
             for (Waiting w : group) {
-                commit(List.of(w));
+                if (!w.result.isDone()) { // a request that already answered 503 is WeCom's to re-send
+                    commit(List.of(w));
+                }
             }
         }
     }
@@ -146,6 +149,13 @@ public class GroupCommitWriter {
                 throw e;
             }
         }
+    }
+
+    // No connection, server shutting down, out of resources: every row of the group would fail alike, and
+    // trying them one by one would hold this writer for minutes while the database is away.
+    private static boolean databaseUnavailable(SQLException e) {
+        String state = e.getSQLState();
+        return state == null || state.startsWith("08") || state.startsWith("57") || state.startsWith("53");
     }
 
     private static void rollbackQuietly(Connection c) {
