@@ -5,9 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -43,22 +40,25 @@ final class CallbackLogInsert {
     private static final String INSERT = """
             INSERT INTO callback_log (callback_log_id, received_at, app, corp_id, agent_id, query_string, raw_body,
                 plaintext, msg_type, event_type, change_type, event_key, event_created_at, attempt,
-                seconds_since_previous, remote_addr, outcome)
+                seconds_since_previous, remote_addr, outcome, parked_id)
             OVERRIDING SYSTEM VALUE
             SELECT id, received_at, app, corp_id, agent_id, query_string, raw_body, plaintext, msg_type, event_type,
                 change_type, event_key, event_created_at, prior + rank,
                 CASE WHEN previous IS NOT NULL  -- greatest() would turn the first delivery's null gap into 0
                     THEN greatest(0, round(extract(epoch FROM received_at - previous), 3)) END,
-                remote_addr, ?
+                remote_addr, ?, parked_id
             FROM (
                 SELECT i.*, coalesce(p.n, 0) AS prior, row_number() OVER w AS rank,
                     coalesce(lag(i.received_at) OVER w, p.last) AS previous
                 FROM unnest(?::bigint[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
-                    ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[])
+                    ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[])
                     AS i(id, received_at, app, corp_id, agent_id, query_string, raw_body, plaintext, msg_type,
-                         event_type, change_type, event_key, event_created_at, remote_addr)
+                         event_type, change_type, event_key, event_created_at, remote_addr, parked_id)
                 LEFT JOIN LATERAL (SELECT count(*) AS n, max(c.received_at) AS last
                                    FROM callback_log c WHERE c.event_key = i.event_key) AS p ON true
+                -- a parked delivery already written by an interrupted drain is not written again
+                WHERE i.parked_id IS NULL
+                   OR NOT EXISTS (SELECT 1 FROM callback_log d WHERE d.parked_id = i.parked_id)
                 WINDOW w AS (PARTITION BY i.event_key ORDER BY i.id)
             ) AS numbered
             RETURNING callback_log_id, attempt, seconds_since_previous
@@ -69,12 +69,15 @@ final class CallbackLogInsert {
     private CallbackLogInsert() {
     }
 
-    /** The rows of {@code deliveries}, in the same order. Throws without committing anything on failure. */
+    /**
+     * The rows of {@code deliveries}, in the same order; null for a parked delivery that was already written.
+     * Throws without committing anything on failure.
+     */
     static List<RecordedDelivery> insert(Connection c, List<IncomingDelivery> deliveries) throws SQLException {
         int n = deliveries.size();
         String[] keys = new String[n];
         for (int i = 0; i < n; i++) {
-            keys[i] = deliveries.get(i).callback().eventKey();
+            keys[i] = deliveries.get(i).eventKey();
         }
         try (Statement timeouts = c.createStatement()) {
             timeouts.execute(TIMEOUTS);
@@ -88,15 +91,14 @@ final class CallbackLogInsert {
         String[][] text = new String[12][n];
         for (int i = 0; i < n; i++) {
             IncomingDelivery d = deliveries.get(i);
-            OpenedCallback cb = d.callback();
-            String[] row = {d.receivedAt().toString(), cb.app().name(), cb.app().corpId(), cb.agentId(),
-                cb.query().raw(), cb.rawBody(), cb.plaintext(), cb.event().msgType(), cb.event().typeName(),
-                cb.event().changeType(), keys[i], eventCreatedAt(cb)};
+            String[] row = {d.receivedAt().toString(), d.app(), d.corpId(), d.agentId(), d.queryString(), d.rawBody(),
+                d.plaintext(), d.msgType(), d.eventType(), d.changeType(), keys[i], d.eventCreatedAt()};
             for (int col = 0; col < row.length; col++) {
                 text[col][i] = row[col];
             }
         }
         String[] remote = deliveries.stream().map(IncomingDelivery::remoteAddr).toArray(String[]::new);
+        String[] parked = deliveries.stream().map(IncomingDelivery::parkedId).toArray(String[]::new);
         Map<Long, RecordedDelivery> byId = new HashMap<>(n * 2);
         try (PreparedStatement insert = c.prepareStatement(INSERT)) {
             int p = 0;
@@ -106,6 +108,7 @@ final class CallbackLogInsert {
                 insert.setArray(++p, c.createArrayOf("text", column));
             }
             insert.setArray(++p, c.createArrayOf("text", remote));
+            insert.setArray(++p, c.createArrayOf("text", parked));
             try (ResultSet rs = insert.executeQuery()) {
                 while (rs.next()) {
                     byId.put(rs.getLong(1), new RecordedDelivery(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3)));
@@ -113,10 +116,10 @@ final class CallbackLogInsert {
             }
         }
         List<RecordedDelivery> rows = new ArrayList<>(n);
-        for (Long id : ids) {
-            RecordedDelivery row = byId.get(id);
-            if (row == null) {
-                throw new SQLException("callback_log row " + id + " was not returned by its insert");
+        for (int i = 0; i < n; i++) {
+            RecordedDelivery row = byId.get(ids[i]);
+            if (row == null && deliveries.get(i).parkedId() == null) {
+                throw new SQLException("callback_log row " + ids[i] + " was not returned by its insert");
             }
             rows.add(row);
         }
@@ -137,8 +140,4 @@ final class CallbackLogInsert {
         return ids;
     }
 
-    private static String eventCreatedAt(OpenedCallback callback) {
-        long seconds = callback.event().createTime();
-        return seconds > 0 ? OffsetDateTime.ofInstant(Instant.ofEpochSecond(seconds), ZoneOffset.UTC).toString() : null;
-    }
 }

@@ -41,6 +41,9 @@ public class CallbackResource {
     private GroupCommitWriter writer;
 
     @Inject
+    private ParkedDeliveries parked;
+
+    @Inject
     private RejectionAudit audit;
 
     @Inject
@@ -84,10 +87,18 @@ public class CallbackResource {
             CallbackQuery query = CallbackQuery.parse(uri.getRequestUri().getRawQuery());
             byte[] bytes = CappedBody.read(body, request.getContentLengthLong(), settings.maxBodyBytes());
             OpenedCallback callback = verifier.open(app, query, new String(bytes, StandardCharsets.UTF_8));
-            RecordedDelivery row = writer.store(new IncomingDelivery(callback, receivedAt, request.getRemoteAddr()));
-            if (LOG.isLoggable(Level.FINE)) {
-                LOG.fine("accepted " + callback.eventKey() + " attempt " + row.attempt() + " as callback_log "
-                        + row.callbackLogId());
+            IncomingDelivery delivery = IncomingDelivery.of(callback, receivedAt, request.getRemoteAddr());
+            try {
+                RecordedDelivery row = writer.store(delivery);
+                if (LOG.isLoggable(Level.FINE)) {
+                    LOG.fine("accepted " + callback.eventKey() + " attempt " + row.attempt() + " as callback_log "
+                            + row.callbackLogId());
+                }
+            } catch (GroupCommitWriter.DeliveryNotRecordedException notStored) {
+                if (!notStored.databaseUnavailable()) {
+                    throw notStored;
+                }
+                parked.park(delivery); // kept by the broker until the database is back; else 503
             }
             metrics.accepted(app.name(), callback.event().typeName(), System.nanoTime() - started);
             return Response.ok(SUCCESS, MediaType.TEXT_PLAIN_TYPE).build();

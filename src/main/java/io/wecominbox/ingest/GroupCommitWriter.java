@@ -32,6 +32,7 @@ public class GroupCommitWriter {
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class.getName());
     /** Requests that may wait at once; beyond it a request is refused (503) rather than queued past 5 s. */
     private static final int MAX_WAITING = 8192;
+    private static final long RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     // Unshareable: a writer thread never ends, so a shareable connection would stay bound to its local
     // transaction containment for ever, dead or not, instead of going back to the pool.
@@ -51,10 +52,16 @@ public class GroupCommitWriter {
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean running = true;
     private final List<Thread> writers = new ArrayList<>();
+    /** When a commit last failed for want of a database (System.nanoTime()); checked again after a second. */
+    private volatile long lastUnavailable = System.nanoTime() - 2 * RECHECK_NANOS;
 
     /** Stores the delivery and returns its row once committed; throws {@link DeliveryNotRecordedException}. */
     public RecordedDelivery store(IncomingDelivery delivery) {
         startWriters();
+        if (System.nanoTime() - lastUnavailable < RECHECK_NANOS) {
+            // the database was just found away: answer from the fallback now instead of waiting for it again
+            throw new DeliveryNotRecordedException("the database was unavailable less than a second ago", null, true);
+        }
         Waiting waiting = new Waiting(delivery);
         if (!queue.offer(waiting)) {
             throw new DeliveryNotRecordedException("ingest writers saturated (" + MAX_WAITING + " waiting)", null);
@@ -71,8 +78,12 @@ public class GroupCommitWriter {
             Thread.currentThread().interrupt();
             throw new DeliveryNotRecordedException("interrupted waiting for the commit", e);
         } catch (ExecutionException e) {
+            boolean away = e.getCause() instanceof SQLException sql && databaseUnavailable(sql);
+            if (away) {
+                lastUnavailable = System.nanoTime();
+            }
             throw new DeliveryNotRecordedException("callback_log insert failed: " + e.getCause().getMessage(),
-                e.getCause());
+                e.getCause(), away);
         }
     }
 
@@ -151,11 +162,12 @@ public class GroupCommitWriter {
         }
     }
 
-    // No connection, server shutting down, out of resources: every row of the group would fail alike, and
-    // trying them one by one would hold this writer for minutes while the database is away.
-    private static boolean databaseUnavailable(SQLException e) {
+    // No connection, server shutting down, out of resources, our login refused: every row of the group would
+    // fail alike, and trying them one by one would hold this writer for minutes while the database is away.
+    static boolean databaseUnavailable(SQLException e) {
         String state = e.getSQLState();
-        return state == null || state.startsWith("08") || state.startsWith("57") || state.startsWith("53");
+        return state == null || state.startsWith("08") || state.startsWith("57") || state.startsWith("53")
+            || state.startsWith("28");
     }
 
     private static void rollbackQuietly(Connection c) {
@@ -194,9 +206,20 @@ public class GroupCommitWriter {
     /** The delivery could not be stored; nothing of it was committed unless its commit raced the 503. */
     public static class DeliveryNotRecordedException extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        private final boolean databaseUnavailable;
 
         DeliveryNotRecordedException(String message, Throwable cause) {
+            this(message, cause, false);
+        }
+
+        DeliveryNotRecordedException(String message, Throwable cause, boolean databaseUnavailable) {
             super(message, cause);
+            this.databaseUnavailable = databaseUnavailable;
+        }
+
+        /** True when PostgreSQL was away (not one bad row, not a slow commit): the broker may keep it instead. */
+        public boolean databaseUnavailable() {
+            return databaseUnavailable;
         }
     }
 }

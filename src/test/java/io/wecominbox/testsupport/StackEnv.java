@@ -82,6 +82,13 @@ public final class StackEnv {
         return DriverManager.getConnection(url, get("DB_USER", "wecom"), get("DB_PASSWORD", ""));
     }
 
+    /** As the stack's database administrator (PG_ADMIN_USER, default postgres), for tests that play an outage. */
+    public static Connection openDatabaseAsAdmin() throws SQLException {
+        String url = "jdbc:postgresql://" + get("DB_HOST", "127.0.0.1") + ":" + get("DB_PORT", "5432") + "/"
+                + get("DB_NAME", "wecom_inbox");
+        return DriverManager.getConnection(url, get("PG_ADMIN_USER", "postgres"), get("PG_ADMIN_PASSWORD", ""));
+    }
+
     private static Map<String, String> read(String relativePath) {
         Path file = buildDir().resolve(relativePath);
         Map<String, String> values = new HashMap<>();
