@@ -87,19 +87,7 @@ public class CallbackResource {
             CallbackQuery query = CallbackQuery.parse(uri.getRequestUri().getRawQuery());
             byte[] bytes = CappedBody.read(body, request.getContentLengthLong(), settings.maxBodyBytes());
             OpenedCallback callback = verifier.open(app, query, new String(bytes, StandardCharsets.UTF_8));
-            IncomingDelivery delivery = IncomingDelivery.of(callback, receivedAt, request.getRemoteAddr());
-            try {
-                RecordedDelivery row = writer.store(delivery);
-                if (LOG.isLoggable(Level.FINE)) {
-                    LOG.fine("accepted " + callback.eventKey() + " attempt " + row.attempt() + " as callback_log "
-                            + row.callbackLogId());
-                }
-            } catch (GroupCommitWriter.DeliveryNotRecordedException notStored) {
-                if (!notStored.databaseUnavailable()) {
-                    throw notStored;
-                }
-                parked.park(delivery); // kept by the broker until the database is back; else 503
-            }
+            keep(IncomingDelivery.of(callback, receivedAt, request.getRemoteAddr()));
             metrics.accepted(app.name(), callback.event().typeName(), System.nanoTime() - started);
             return Response.ok(SUCCESS, MediaType.TEXT_PLAIN_TYPE).build();
         } catch (CallbackRejected rejected) {
@@ -108,6 +96,22 @@ public class CallbackResource {
             // escapes to the 503 mapper; counted here because only here the time and the app are known
             metrics.failed(configuredOrUnknown(name), System.nanoTime() - started);
             throw failure;
+        }
+    }
+
+    /** Stored in callback_log, or kept by the broker while the database is away; else it throws (503). */
+    private void keep(IncomingDelivery delivery) {
+        try {
+            RecordedDelivery row = writer.store(delivery);
+            if (LOG.isLoggable(Level.FINE)) {
+                LOG.fine("accepted " + delivery.eventKey() + " attempt " + row.attempt() + " as callback_log "
+                        + row.callbackLogId());
+            }
+        } catch (GroupCommitWriter.DeliveryNotRecordedException notStored) {
+            if (!notStored.databaseUnavailable()) {
+                throw notStored;
+            }
+            parked.park(delivery);
         }
     }
 
