@@ -192,9 +192,10 @@ class DashboardBrowserIT {
         OffsetDateTime start = OffsetDateTime.now(ZoneOffset.UTC).minusHours(3);
         double[] offsets = {0, 5, 10, 88};
         try (Connection db = StackEnv.openDatabase(); PreparedStatement insert = db.prepareStatement("""
+                -- seeded history, already published: the relay must not send it to the handlers
                 INSERT INTO callback_log (received_at, app, corp_id, query_string, raw_body, plaintext,
-                                          event_type, event_key, attempt, outcome)
-                VALUES (?, 'dashboard-seed', 'ww0', '', '', '', 'text', ?, ?, 'ENQUEUED')
+                                          event_type, event_key, attempt, outcome, published_at)
+                VALUES (?, 'dashboard-seed', 'ww0', '', '', '', 'text', ?, ?, 'ENQUEUED', now())
                 """)) {
             for (int k = 0; k < keys; k++) {
                 String key = "dashboard-seed:msg:" + UUID.randomUUID();

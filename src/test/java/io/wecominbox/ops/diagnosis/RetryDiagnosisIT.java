@@ -72,9 +72,10 @@ class RetryDiagnosisIT {
     private static void deliver(String key, double... offsets) throws SQLException {
         try (Connection db = StackEnv.openDatabase();
              PreparedStatement insert = db.prepareStatement("""
+                     -- seeded history, already published: the relay must not send it to the handlers
                      INSERT INTO callback_log (received_at, app, corp_id, query_string, raw_body, plaintext,
-                                               event_type, event_key, attempt, outcome)
-                     VALUES (?, 'diagnosis-test', 'ww0', '', '', '', 'change_external_contact', ?, ?, 'ENQUEUED')
+                                               event_type, event_key, attempt, outcome, published_at)
+                     VALUES (?, 'diagnosis-test', 'ww0', '', '', '', 'change_external_contact', ?, ?, 'ENQUEUED', now())
                      """)) {
             for (int i = 0; i < offsets.length; i++) {
                 insert.setObject(1, T0.plusNanos((long) (offsets[i] * 1_000_000_000L)));

@@ -126,9 +126,10 @@ class RetrySpanIT {
     private static void deliver(String app, OffsetDateTime first, double... offsets) throws SQLException {
         String key = app + ":msg:" + UUID.randomUUID();
         try (Connection db = StackEnv.openDatabase(); PreparedStatement insert = db.prepareStatement("""
+                -- seeded history, already published: the relay must not send it to the handlers
                 INSERT INTO callback_log (received_at, app, corp_id, query_string, raw_body, plaintext,
-                                          event_type, event_key, attempt, outcome)
-                VALUES (?, ?, 'ww0', '', '', '', 'text', ?, ?, 'ENQUEUED')
+                                          event_type, event_key, attempt, outcome, published_at)
+                VALUES (?, ?, 'ww0', '', '', '', 'text', ?, ?, 'ENQUEUED', now())
                 """)) {
             for (int i = 0; i < offsets.length; i++) {
                 insert.setObject(1, first.plusNanos((long) (offsets[i] * 1_000_000_000L)));
