@@ -139,7 +139,6 @@ class ExactlyOnceE2EIT {
             // No count of 5xx to expect any more: callbacks wait in callback_log for the broker and, while the
             // broker is up, in the broker for the database (issue 12); a commit caught by the shutdown may
             // still be answered 503, which WeCom re-sends (assertExactlyOnce holds either way).
-            assertTrue(databaseDownMillis > 0, "the database really restarted");
         }
     }
 
