@@ -9,6 +9,7 @@ import io.wecominbox.ops.metrics.JolokiaClient;
 import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.api.WeComApiPaths;
 import io.wecominbox.simulator.config.EnvironmentOverrides;
+import io.wecominbox.testsupport.ChildProcess;
 import io.wecominbox.simulator.config.SimulatorConfig;
 import io.wecominbox.simulator.platform.DeliveryOutcome;
 import io.wecominbox.simulator.platform.EventType;
@@ -121,7 +122,7 @@ class DeployCheckIT {
     private static void script(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("bash", StackEnv.stackScript("deploy-check.sh").toString()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        ProcessBuilder builder = ChildProcess.sharingOutput(command);
         builder.environment().putAll(StackEnv.wecomEnvironment());
         builder.environment().put("WECOM_BUILD_DIR", StackEnv.buildDir().toString());
         Process process = builder.start();

@@ -109,7 +109,7 @@ public final class LibertyProcess {
     }
 
     private static void run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).inheritIO().start();
+        Process process = ChildProcess.sharingOutput(command).start();
         if (!process.waitFor(180, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new IllegalStateException(String.join(" ", command) + " timed out");

@@ -36,7 +36,7 @@ public final class StackScripts {
         command[0] = "bash";
         command[1] = StackEnv.stackScript(script).toString();
         System.arraycopy(args, 0, command, 2, args.length);
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        ProcessBuilder builder = ChildProcess.sharingOutput(command);
         builder.environment().put("WECOM_BUILD_DIR", StackEnv.buildDir().toString());
         builder.environment().remove("STACK_FRESH"); // never the "empty journal" start of a test run, mid-test
         for (String name : new String[] {"DB_HOST", "DB_PORT"}) { // the server this run really uses (stack.env)

@@ -1,5 +1,6 @@
 package io.wecominbox.ops.dashboard;
 
+import io.wecominbox.testsupport.ChildProcess;
 import io.wecominbox.testsupport.StackEnv;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -48,8 +49,8 @@ final class HeadlessChromium {
             Files.copy(source.resolve(file), workDir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
         }
         if (lockChanged) {
-            Process npm = new ProcessBuilder("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund")
-                    .directory(workDir.toFile()).inheritIO().start();
+            Process npm = ChildProcess.sharingOutput("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund")
+                    .directory(workDir.toFile()).start();
             if (!npm.waitFor(5, TimeUnit.MINUTES) || npm.exitValue() != 0) {
                 unavailable("npm ci of playwright-core failed (offline?) in " + workDir);
             }
