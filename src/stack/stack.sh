@@ -217,6 +217,7 @@ case ${1:-} in
   services-stop) services_stop ;;
   status)
     "$HERE/artemis.sh" status
+    printf 'live broker: '; "$HERE/artemis.sh" live || true
     curl -fsS "http://127.0.0.1:$HTTP_PORT/health" 2>/dev/null || echo "Liberty: not answering" ;;
   *) die "usage: stack.sh run|stop|services-start|services-stop|status" ;;
 esac
