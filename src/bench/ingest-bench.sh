@@ -15,6 +15,9 @@
 #   INGEST_BENCH_BUILD_DIR=/path           that app's build dir (default: WECOM_BUILD_DIR for this checkout,
 #                                          $INGEST_BENCH_ROOT/target for another)
 #   BENCH_API_PORT=N                       the fake WeCom API's port (default WECOM_SIM_API_PORT, else 9092)
+#   INGEST_BENCH_NODES=2                   the app as two nodes behind HAProxy (stack.sh run --nodes 2): the
+#                                          callbacks go to the load balancer (LB_PORT), the CPU of every node
+#                                          is reported, and the cold phase (one node's restart) is left out
 # With no ready server on HTTP_PORT it starts that checkout's stack (stack.sh run --no-demo, which also builds
 # it) with the server calling the fake API, and stops it at the end. With one already up it uses it as it is
 # (then the consumers call whatever WeCom API that stack was given). Same environment as the dev stack
@@ -56,6 +59,20 @@ else
   export WECOM_API_BASE_URL=http://127.0.0.1:$BENCH_API_PORT
   API_ARGS=(--api-port "$BENCH_API_PORT")
   run_stack_for_bench "$APP_ROOT" "$STACK_DIR/logs/ingest-bench-run.log"
+fi
+NODES=${INGEST_BENCH_NODES:-1}
+TARGET_PORT=$HTTP_PORT
+NODE_ARGS=()
+if [ "$NODES" -gt 1 ]; then
+  TARGET_PORT=${LB_PORT:-$((HTTP_PORT + 2))}
+  curl -fsS "http://127.0.0.1:$TARGET_PORT/health/ready" >/dev/null 2>&1 \
+    || die "no load balancer answers on $TARGET_PORT (INGEST_BENCH_NODES=$NODES wants stack.sh run --nodes $NODES)"
+  for n in $(seq 2 "$NODES"); do
+    NODE_ARGS+=(--watch "liberty$n=$(cat "$WLP_DIR/usr/servers/.pid/$LIBERTY_SERVER$n.pid" 2>/dev/null || true)")
+  done
+  # one node's restart says nothing about two; the phases asked for on the command line still win
+  NODE_ARGS+=(--phases pgbench,paused,running)
+  log "measuring $NODES nodes through the load balancer on $TARGET_PORT"
 fi
 LIBERTY_PID_FILE=$WLP_DIR/usr/servers/.pid/$LIBERTY_SERVER.pid
 # the cold phase: "STARTING" tells the driver where the stop ends and the start begins
@@ -117,11 +134,11 @@ COMMAND="src/bench/ingest-bench.sh${*:+ $*}"
 set +e
 java -Xms256m -Xmx1500m -XX:+UseSerialGC -cp "$CLASSPATH_NOW" \
   io.wecominbox.devstack.bench.IngestBenchMain \
-  --base-url "http://127.0.0.1:$HTTP_PORT" --pgbench "$PGBENCH_BIN" "${API_ARGS[@]}" \
+  --base-url "http://127.0.0.1:$TARGET_PORT" --pgbench "$PGBENCH_BIN" "${API_ARGS[@]}" \
   --broker-console "http://127.0.0.1:$ARTEMIS_CONSOLE_PORT/console/jolokia" \
   --restart-command "$RESTART" --liberty-pid-file "$LIBERTY_PID_FILE" \
   --watch "liberty=$LIBERTY_PID" --watch "artemis=$ARTEMIS_PID" --watch "postgres=$POSTGRES_PID" \
-  --clock-ticks "$(getconf CLK_TCK)" --report "$BODY" --command "$COMMAND" "$@"
+  --clock-ticks "$(getconf CLK_TCK)" --report "$BODY" --command "$COMMAND" "${NODE_ARGS[@]}" "$@"
 status=$?
 set -e
 [ $status = 0 ] || die "the benchmark failed (exit $status)"

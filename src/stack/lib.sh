@@ -112,7 +112,7 @@ pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 run_stack_for_bench() {
   local root=$1 run_log=$2 i
   mkdir -p "$(dirname "$run_log")"
-  "$root/src/stack/stack.sh" run --no-demo > "$run_log" 2>&1 &
+  "$root/src/stack/stack.sh" run --no-demo ${INGEST_BENCH_NODES:+--nodes "$INGEST_BENCH_NODES"} > "$run_log" 2>&1 &
   BENCH_STACK_PID=$!
   trap 'kill -TERM "$BENCH_STACK_PID" 2>/dev/null && wait "$BENCH_STACK_PID" 2>/dev/null; log "stack stopped"' EXIT
   log "starting the stack of $root (log: $run_log)"

@@ -12,6 +12,7 @@ import io.wecominbox.testsupport.BrokerConsole;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.Readiness;
 import io.wecominbox.testsupport.StackEnv;
 import io.wecominbox.testsupport.StackScripts;
 import java.io.IOException;
@@ -83,7 +84,7 @@ class RedisOutageIT {
                 assertEquals("REJECTED_STORE_DOWN", whileDown.get(0), whileDown.toString());
                 assertFalse(HandlerOutcomes.hasCompleted(whileDown));
                 assertEquals(0, outcomes.dedupRows("crm", key), "nothing committed while rejected");
-                var ready = Http.get("/health/ready");
+                var ready = Readiness.await(Readiness.status(503));
                 assertEquals(503, ready.statusCode(), "a handler that waits for Redis makes the node unready");
                 assertTrue(ready.body().replaceAll("\\s", "").contains("\"name\":\"redis\",\"status\":\"DOWN\""),
                     ready.body());

@@ -8,6 +8,7 @@ import io.wecominbox.event.SampleEvents;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.Readiness;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
 import java.io.IOException;
@@ -85,9 +86,10 @@ class CallbackOutageIT {
                 }
                 Thread.sleep(40);
             }
-            HttpResponse<String> ready = Http.get("/health/ready");
+            HttpResponse<String> ready = Readiness.await(Readiness.statusAndBody(503, Readiness.ACK_PATH_UP));
             assertEquals(503, ready.statusCode(), "the pipeline is not whole: " + ready.body());
-            assertTrue(ready.body().contains("accepting"), "readiness says the ACK path accepts: " + ready.body());
+            assertTrue(ready.body().contains(Readiness.ACK_PATH_UP), "readiness says the ACK path accepts: "
+                + ready.body());
             assertTrue(unpublished(prefix) > 0, "the rows wait for the broker");
         } finally {
             run("artemis.sh", "start");

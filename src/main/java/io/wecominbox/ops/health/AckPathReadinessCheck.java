@@ -26,8 +26,15 @@ public class AckPathReadinessCheck implements HealthCheck {
     @Inject
     private BrokerRoundTrip broker;
 
+    @Inject
+    private ProbedInBackground background;
+
     @Override
     public HealthCheckResponse call() {
+        return background.latest(NAME, this::probe);
+    }
+
+    HealthCheckResponse probe() {
         var response = HealthCheckResponse.named(NAME);
         String databaseError = databaseError();
         if (databaseError == null) {

@@ -21,8 +21,15 @@ public class BrokerReadinessCheck implements HealthCheck {
     @Inject
     private PublicationRelay relay;
 
+    @Inject
+    private ProbedInBackground background;
+
     @Override
     public HealthCheckResponse call() {
+        return background.latest("broker", this::probe);
+    }
+
+    HealthCheckResponse probe() {
         PublicationRelay.Status relayed = relay.status();
         var response = HealthCheckResponse.named("broker")
             .withData("unpublished", relayed.backlog())

@@ -2,6 +2,7 @@ package io.wecominbox.ops.health;
 
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.Connection;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -16,8 +17,15 @@ public class DatabaseReadinessCheck implements HealthCheck {
     @Resource(lookup = "jdbc/wecom")
     private DataSource dataSource;
 
+    @Inject
+    private ProbedInBackground background;
+
     @Override
     public HealthCheckResponse call() {
+        return background.latest("database", this::probe);
+    }
+
+    HealthCheckResponse probe() {
         var response = HealthCheckResponse.named("database");
         try (Connection connection = dataSource.getConnection()) {
             return response.status(connection.isValid(2)).build();

@@ -39,8 +39,15 @@ public class HandlerRoutesReadinessCheck implements HealthCheck {
     @Resource(lookup = JndiNames.EVENTS_TOPIC)
     private Topic eventsTopic;
 
+    @Inject
+    private ProbedInBackground background;
+
     @Override
     public HealthCheckResponse call() {
+        return background.latest("handler-routes", this::probe);
+    }
+
+    HealthCheckResponse probe() {
         HealthCheckResponseBuilder response = HealthCheckResponse.named("handler-routes");
         if (management.client().isEmpty()) {
             return response.down().withData("error", "cannot verify the broker's handler routes: broker management"

@@ -24,8 +24,15 @@ public class RedisReadinessCheck implements HealthCheck {
     @Inject
     private HandlerCatalog handlers;
 
+    @Inject
+    private ProbedInBackground background;
+
     @Override
     public HealthCheckResponse call() {
+        return background.latest("redis", this::probe);
+    }
+
+    HealthCheckResponse probe() {
         var response = HealthCheckResponse.named("redis").withData("tier", hotTier.describe());
         if (!hotTier.isShared() || hotTier.answers()) {
             return response.up().build();
