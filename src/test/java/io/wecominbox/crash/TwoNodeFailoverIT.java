@@ -1,0 +1,253 @@
+package io.wecominbox.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wecominbox.simulator.WeComSimulator;
+import io.wecominbox.simulator.config.EnvironmentOverrides;
+import io.wecominbox.simulator.config.SimulatorConfig;
+import io.wecominbox.simulator.platform.DeliveryAttempt;
+import io.wecominbox.simulator.platform.DeliveryOutcome;
+import io.wecominbox.simulator.platform.EventType;
+import io.wecominbox.simulator.platform.SimEvent;
+import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.FakeWeCom;
+import io.wecominbox.testsupport.InDoubt;
+import io.wecominbox.testsupport.LibertyProcess;
+import io.wecominbox.testsupport.LoadBalancer;
+import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.StackEnv;
+import io.wecominbox.testsupport.StackScripts;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two Liberty nodes behind HAProxy (src/stack/nodes.sh, haproxy.sh), WeCom played by the simulator through
+ * the load balancer with its real retry schedule: kill -9 of one node 2 s into a burst of welcome-bearing adds.
+ * The survivor must take the callbacks at once, no welcome may go out twice, at least 95 % must go out (a code
+ * lives 20 s: only those whose events the dead node held can miss it, and they are named), and the killed
+ * node, restarted, must be routed to again.
+ */
+@Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
+class TwoNodeFailoverIT {
+
+    private static final int EVENTS = 200;
+    private static final double PER_SECOND = 50;
+    private static final String APP = "customer"; // the app with a welcome text (src/test/liberty)
+
+    private static final LibertyProcess NODE1 = LibertyProcess.node(1);
+    private static final LibertyProcess NODE2 = LibertyProcess.node(2);
+    private static final LoadBalancer LB = new LoadBalancer();
+
+    @BeforeAll
+    static void startTwoNodesAndTheLoadBalancer() throws Exception {
+        StackScripts.run("nodes.sh", "create", "2"); // links node 2's configuration (drop-ins too) to node 1's
+        NODE1.installApplication(); // node 2 sees the same drop-in
+        NODE1.launch();
+        NODE2.launch();
+        NODE1.awaitReady();
+        NODE2.awaitReady();
+        LB.start();
+        assertTrue(Poll.until(Duration.ofSeconds(30), () -> LB.nodeStatus(1).equals("UP") && LB.nodeStatus(2).equals("UP")),
+            "the load balancer sees both nodes UP: node1=" + LB.nodeStatus(1) + " node2=" + LB.nodeStatus(2));
+    }
+
+    @AfterAll
+    static void stopEverything() throws Exception {
+        LB.stop();
+        NODE2.stop();
+        NODE1.stop();
+        NODE1.removeApplication();
+    }
+
+    @Test
+    void killNineOfOneNodeMidBurstTheOtherAnswersAtOnceNoWelcomeGoesTwiceAndTheNodeRejoins() throws Exception {
+        LibertyProcess victim = NODE1;
+        int victimNumber = 1;
+        try (WeComSimulator sim = simulator()) {
+            Burst burst = new Burst(sim);
+            burst.thread.start();
+            Poll.sleep(2000);
+            victim.kill();
+            Instant killedAt = Instant.now();
+            long inDoubtPg = InDoubt.database();
+            long inDoubtBroker = BrokerConsole.preparedTransactions();
+            burst.thread.join(TimeUnit.SECONDS.toMillis(30));
+            List<SimEvent> events = burst.events();
+            for (CompletableFuture<DeliveryOutcome> outcome : burst.outcomes()) {
+                outcome.get(sim.longestDelivery().plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+            }
+
+            // the survivor's answers: every acknowledged attempt that started after the kill
+            List<DeliveryAttempt> attempts = events.stream().flatMap(e -> sim.deliveries().attempts(e.id()).stream()).toList();
+            long acknowledged = burst.outcomes().stream().filter(o -> o.join().acknowledged()).count();
+            List<DeliveryAttempt> answeredAfterKill = attempts.stream()
+                .filter(a -> a.status().appAnsweredOk() && !a.sentAt().isBefore(killedAt)).toList();
+            double survivorAnsweredWithinSeconds = answeredAfterKill.stream()
+                .mapToLong(a -> Duration.between(killedAt, a.sentAt().plus(a.latency())).toMillis()).min()
+                .orElse(-1000) / 1000.0;
+
+            // welcomes, once every code has had its 20 s (a code the survivor can still use is used by then)
+            Poll.sleep(Math.max(0, Duration.between(Instant.now(), burst.lastEventAt().plusSeconds(25)).toMillis()));
+            Welcomes before = Welcomes.audit(sim, events, killedAt);
+
+            long restarted = System.nanoTime();
+            victim.start();
+            boolean rejoined = Poll.until(Duration.ofSeconds(60), () -> LB.nodeStatus(victimNumber).equals("UP")
+                && routesTo("node" + victimNumber));
+            long rejoinedInSeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
+            // TODO(peer recovery) is the lead's server.xml change; until then the restarted node recovers its own
+            boolean recovered = Poll.until(Duration.ofSeconds(120), InDoubt::none);
+            long recoveredInSeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
+            Poll.sleep(3000); // room for a late duplicate of the recovery to show
+            Welcomes after = Welcomes.audit(sim, events, killedAt);
+
+            System.out.printf("two-node summary [kill-node]: events=%d acknowledged=%d answeredAfterKill=%d "
+                    + "welcomesSent=%d expired=%d notSent=%d duplicated=%d inDoubtAtKill(pg)=%d "
+                    + "inDoubtAtKill(broker)=%d survivorAnsweredWithinSeconds=%.1f rejoinedInSeconds=%d "
+                    + "recoveredAtRestartInSeconds=%d welcomesSentAfterRestart=%d%n",
+                events.size(), acknowledged, answeredAfterKill.size(), before.sent(), before.expired(),
+                before.notSent().size(), after.duplicated().size(), inDoubtPg, inDoubtBroker,
+                survivorAnsweredWithinSeconds, rejoinedInSeconds, recoveredInSeconds, after.sent());
+            before.notSent().forEach(code -> System.out.println("  not sent: " + code));
+            after.duplicated().forEach(code -> System.out.println("  duplicated: " + code));
+
+            assertEquals(EVENTS, events.size(), "the whole burst went out");
+            assertTrue(answeredAfterKill.size() > EVENTS / 4, "the survivor answered the callbacks after the kill: "
+                + answeredAfterKill.size());
+            assertEquals(EVENTS, acknowledged, "every callback acknowledged in the end (WeCom gave up on none)");
+            assertEquals(List.of(), before.duplicated(), "no welcome sent twice while a node was dead");
+            assertTrue(before.sent() >= EVENTS * 95 / 100, "at least 95 % of welcomes sent: " + before.sent()
+                + "; not sent: " + before.notSent());
+            assertTrue(rejoined, "the restarted node is UP at the load balancer and answers through it: "
+                + LB.nodeStatus(victimNumber));
+            assertTrue(recovered, "in doubt after the restart: pg=" + InDoubt.database() + " broker="
+                + BrokerConsole.preparedTransactions());
+            assertEquals(List.of(), after.duplicated(), "no welcome sent twice after the recovery either");
+        }
+    }
+
+    /** True once a few GETs through the balancer met this node (round robin: every other one). */
+    private static boolean routesTo(String node) {
+        for (int i = 0; i < 4; i++) {
+            if (LB.answeringNode("/health/ready").filter(node::equals).isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** WeCom with its real retry schedule (+5 s, +10 s, +84-90 s), posting to the load balancer. */
+    private static WeComSimulator simulator() {
+        SimulatorConfig config = SimulatorConfig.from(new Properties(),
+            new EnvironmentOverrides(StackEnv.wecomEnvironment()));
+        return WeComSimulator.builder().config(config).apiPort(FakeWeCom.apiPort()).timeScale(1.0)
+            .callbackBase(URI.create(LB.baseUrl() + "/wecom/callback")).build().start();
+    }
+
+    /** EVENTS adds with a WelcomeCode at PER_SECOND, each delivered (and re-sent) by the simulator. */
+    private static final class Burst {
+        private final WeComSimulator sim;
+        private final List<SimEvent> events = new ArrayList<>();
+        private final List<CompletableFuture<DeliveryOutcome>> outcomes = new ArrayList<>();
+        private volatile Instant lastEventAt = Instant.now();
+        final Thread thread = new Thread(this::feed, "two-node-burst");
+
+        Burst(WeComSimulator sim) {
+            this.sim = sim;
+            thread.setDaemon(true);
+        }
+
+        private void feed() {
+            long interval = (long) (1_000_000_000L / PER_SECOND);
+            long next = System.nanoTime();
+            for (int i = 0; i < EVENTS; i++) {
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    Poll.sleep(TimeUnit.NANOSECONDS.toMillis(wait));
+                }
+                SimEvent event = sim.newEvent(APP, EventType.ADD_EXTERNAL_CONTACT);
+                CompletableFuture<DeliveryOutcome> outcome = sim.deliverAsync(event);
+                synchronized (this) {
+                    events.add(event);
+                    outcomes.add(outcome);
+                }
+                lastEventAt = Instant.now();
+                next += interval;
+            }
+        }
+
+        synchronized List<SimEvent> events() {
+            return List.copyOf(events);
+        }
+
+        synchronized List<CompletableFuture<DeliveryOutcome>> outcomes() {
+            return List.copyOf(outcomes);
+        }
+
+        Instant lastEventAt() {
+            return lastEventAt;
+        }
+    }
+
+    /**
+     * Per WelcomeCode: successful send_welcome_msg calls at the simulator and welcome_send_log rows. Sent = one
+     * successful send; duplicated = two sends or two rows; expired = an EXPIRED row and no send; the codes not
+     * sent are named with their rows and when their event was first acknowledged relative to the kill.
+     */
+    private record Welcomes(int sent, int expired, List<String> notSent, List<String> duplicated) {
+
+        static Welcomes audit(WeComSimulator sim, List<SimEvent> events, Instant killedAt) throws Exception {
+            Map<String, List<String>> rows = new HashMap<>();
+            try (Connection db = StackEnv.openDatabase();
+                 PreparedStatement select = db.prepareStatement(
+                     "SELECT welcome_code, status FROM welcome_send_log WHERE welcome_code = ANY(?)")) {
+                select.setArray(1, db.createArrayOf("text", events.stream().map(SimEvent::welcomeCode).toArray()));
+                try (ResultSet r = select.executeQuery()) {
+                    while (r.next()) {
+                        rows.computeIfAbsent(r.getString(1), k -> new ArrayList<>()).add(r.getString(2));
+                    }
+                }
+            }
+            int sent = 0, expired = 0;
+            List<String> notSent = new ArrayList<>(), duplicated = new ArrayList<>();
+            for (SimEvent e : events) {
+                String code = e.welcomeCode();
+                long sends = sim.successfulWelcomeSends(code);
+                List<String> statuses = rows.getOrDefault(code, List.of());
+                String what = code + " sends=" + sends + " rows=" + statuses + " " + firstAck(sim, e, killedAt);
+                if (sends > 1 || statuses.size() > 1) {
+                    duplicated.add(what);
+                } else if (sends == 1) {
+                    sent++;
+                } else {
+                    expired += statuses.equals(List.of("EXPIRED")) ? 1 : 0;
+                    notSent.add(what);
+                }
+            }
+            return new Welcomes(sent, expired, notSent, duplicated);
+        }
+
+        private static String firstAck(WeComSimulator sim, SimEvent e, Instant killedAt) {
+            return sim.deliveries().attempts(e.id()).stream().filter(a -> a.status().appAnsweredOk()).findFirst()
+                .map(a -> "acknowledged " + Duration.between(killedAt, a.sentAt()).toMillis() + " ms after the kill"
+                    + " (attempt " + a.attempt() + ")")
+                .orElse("never acknowledged");
+        }
+    }
+}
