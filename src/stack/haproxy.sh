@@ -57,7 +57,8 @@ defaults
   timeout client 10s
   timeout server 4s
   timeout http-request 5s
-  timeout check 1s
+  # a busy node's readiness can take over 1 s (seen at 50 callbacks/s on 2 cores): a check waits 2 s
+  timeout check 2s
   # A connection the node refused or never accepted (a dead or stopping node) goes to another node.
   # Callbacks are POSTs and not idempotent at the HTTP level, but our ingest is (every delivery is a
   # callback_log row, duplicates are absorbed downstream); still only a request that never reached a node
@@ -69,6 +70,10 @@ defaults
 
 frontend wecom_callbacks
   bind $LB_HOST:$LB_PORT
+  # A cleartext HTTP/2 upgrade (h2c; Java's HttpClient asks for one) would make the connection a tunnel to
+  # one node, no longer balanced per request: callbacks and checks stay HTTP/1.1
+  http-request del-header Upgrade if { req.hdr(upgrade) -i h2c }
+  http-request del-header HTTP2-Settings
   default_backend wecom_nodes
 
 backend wecom_nodes
@@ -79,11 +84,18 @@ backend wecom_nodes
   http-check send meth GET uri /health/ready
   # readiness may answer 503 while the ACK path still accepts: the check looks at the JSON, not the status
   http-check expect rstring "\"name\" *: *\"$LB_READY_CHECK\" *, *\"status\" *: *\"UP\""
-  # a dead node is out after 2 failed checks 1 s apart (or 2 refused connections), back after 2 good ones
-  default-server inter 1s fastinter 500ms downinter 1s fall 2 rise 2 observe layer4 error-limit 2 on-error mark-down
+  # A dead node is out at its first refused connections (observe layer4) or after 3 failed checks (a hung
+  # one: at most ~9 s), back after 2 good ones
+  default-server inter 1s fastinter 500ms downinter 1s fall 3 rise 2 observe layer4 error-limit 2 on-error mark-down
+  # When every node fails its check (all busy, say), try them anyway rather than answer 503 ourselves: a node
+  # that cannot acknowledge answers 503 itself, and a dead one refuses, so the request goes to the next
+  option allbackups
 CFG
     for ((n = 1; n <= LB_NODES; n++)); do
       printf '  server node%d 127.0.0.1:%s check\n' "$n" "$(node_port "$n")"
+    done
+    for ((n = 1; n <= LB_NODES; n++)); do
+      printf '  server node%d-unchecked 127.0.0.1:%s backup\n' "$n" "$(node_port "$n")"
     done
     cat <<CFG
 

@@ -230,12 +230,14 @@ TXT
   Ctrl-C stops everything this command started.
 
 TXT
+  local logs=("$SERVER_DIR/logs/messages.log")
+  [ "$nodes" = 2 ] && logs+=("${SERVER_DIR}2/logs/messages.log")
   if [ $demo = true ]; then
     start_demo "$public_port"
-    # the server's warnings and errors, not its whole log, beside the simulator's status lines
-    tail -n 0 -F "$SERVER_DIR/logs/messages.log" | grep --line-buffered -E ' [WE] ' &
+    # the servers' warnings and errors, not their whole logs, beside the simulator's status lines
+    tail -n 0 -F "${logs[@]}" | grep --line-buffered -E ' [WE] ' &
   else
-    tail -n 0 -F "$SERVER_DIR/logs/messages.log" &
+    tail -n 0 -F "${logs[@]}" &
   fi
   TAIL_PID=$!
   wait
