@@ -92,8 +92,8 @@ class TwoNodeFailoverIT {
             Burst burst = new Burst(sim);
             burst.thread.start();
             Poll.sleep(2000);
-            // preferably while it holds a prepared branch (frozen, looked at, killed), within 1 s anyway
-            boolean killedInDoubt = victim.killInDoubt(Duration.ofSeconds(1), () -> InDoubt.database() > 0);
+            // preferably while it holds a prepared branch (frozen, looked at, killed), within 1.5 s anyway (the burst lasts 4 s)
+            boolean killedInDoubt = victim.killInDoubt(Duration.ofMillis(1500), () -> InDoubt.database() > 0);
             Instant killedAt = Instant.now();
             long inDoubtPg = InDoubt.database();
             long inDoubtBroker = BrokerConsole.preparedTransactions();
