@@ -64,7 +64,8 @@ class TwoNodeFailoverIT {
         NODE1.awaitReady();
         NODE2.awaitReady();
         LB.start();
-        assertTrue(Poll.until(Duration.ofSeconds(30), () -> LB.nodeStatus(1).equals("UP") && LB.nodeStatus(2).equals("UP")),
+        assertTrue(Poll.until(Duration.ofSeconds(30),
+                () -> LB.nodeStatus(1).equals("UP") && LB.nodeStatus(2).equals("UP")),
             "the load balancer sees both nodes UP: node1=" + LB.nodeStatus(1) + " node2=" + LB.nodeStatus(2));
     }
 
@@ -92,7 +93,8 @@ class TwoNodeFailoverIT {
             Burst burst = new Burst(sim);
             burst.thread.start();
             Poll.sleep(2000);
-            // preferably while it holds a prepared branch (frozen, looked at, killed), within 1.5 s anyway (the burst lasts 4 s)
+            // preferably while it holds a prepared branch (frozen, looked at, killed); within 1.5 s anyway, the
+            // burst lasts 4 s
             boolean killedInDoubt = victim.killInDoubt(Duration.ofMillis(1500), () -> InDoubt.database() > 0);
             Instant killedAt = Instant.now();
             long inDoubtPg = InDoubt.database();
@@ -104,7 +106,8 @@ class TwoNodeFailoverIT {
             }
 
             // the survivor's answers: every acknowledged attempt that started after the kill
-            List<DeliveryAttempt> attempts = events.stream().flatMap(e -> sim.deliveries().attempts(e.id()).stream()).toList();
+            List<DeliveryAttempt> attempts = events.stream()
+                .flatMap(e -> sim.deliveries().attempts(e.id()).stream()).toList();
             long acknowledged = burst.outcomes().stream().filter(o -> o.join().acknowledged()).count();
             List<DeliveryAttempt> answeredAfterKill = attempts.stream()
                 .filter(a -> a.status().appAnsweredOk() && !a.sentAt().isBefore(killedAt)).toList();
@@ -115,6 +118,9 @@ class TwoNodeFailoverIT {
             // welcomes, once every code has had its 20 s (a code the survivor can still use is used by then)
             Poll.sleep(Math.max(0, Duration.between(Instant.now(), burst.lastEventAt().plusSeconds(25)).toMillis()));
             Welcomes before = Welcomes.audit(sim, events, killedAt);
+            // what the survivor left in doubt of the dead node's work (no peer recovery: all of it, till the restart)
+            long leftInDoubtPg = InDoubt.database();
+            long leftInDoubtBroker = BrokerConsole.preparedTransactions();
 
             long restarted = System.nanoTime();
             victim.start();
@@ -129,11 +135,13 @@ class TwoNodeFailoverIT {
 
             System.out.printf("two-node summary [kill-node]: events=%d acknowledged=%d answeredAfterKill=%d "
                     + "welcomesSent=%d expired=%d notSent=%d duplicated=%d killedInDoubt=%s inDoubtAtKill(pg)=%d "
-                    + "inDoubtAtKill(broker)=%d survivorAnsweredWithinSeconds=%.1f rejoinedInSeconds=%d "
+                    + "inDoubtAtKill(broker)=%d inDoubtBeforeRestart(pg)=%d inDoubtBeforeRestart(broker)=%d "
+                    + "survivorAnsweredWithinSeconds=%.1f rejoinedInSeconds=%d "
                     + "recoveredAtRestartInSeconds=%d welcomesSentAfterRestart=%d%n",
                 events.size(), acknowledged, answeredAfterKill.size(), before.sent(), before.expired(),
                 before.notSent().size(), after.duplicated().size(), killedInDoubt, inDoubtPg, inDoubtBroker,
-                survivorAnsweredWithinSeconds, rejoinedInSeconds, recoveredInSeconds, after.sent());
+                leftInDoubtPg, leftInDoubtBroker, survivorAnsweredWithinSeconds, rejoinedInSeconds, recoveredInSeconds,
+                after.sent());
             before.notSent().forEach(code -> System.out.println("  not sent: " + code));
             after.duplicated().forEach(code -> System.out.println("  duplicated: " + code));
 

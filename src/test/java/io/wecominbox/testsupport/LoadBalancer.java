@@ -50,7 +50,8 @@ public final class LoadBalancer {
     }
 
     private Map<String, String> nodeStatuses() {
-        HttpResponse<String> csv = Http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statsPort + "/;csv")).GET());
+        HttpResponse<String> csv =
+            Http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statsPort + "/;csv")).GET());
         Map<String, String> statuses = new HashMap<>();
         if (csv == null || csv.statusCode() != 200) {
             return statuses;
