@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # More Liberty nodes beside the build's server (node 1, LIBERTY_SERVER), in the same wlp.
 # Usage: nodes.sh create|start|stop|kill|status N   (N >= 2; start, stop, kill and status also take 1)
-#   create  server ${LIBERTY_SERVER}N whose server.xml, bootstrap.properties, jvm.options, configDropins/, apps/,
-#           jdbc/ and resources/ are links to node 1's (the same WAR and configuration, never a second copy),
+#   create  server ${LIBERTY_SERVER}N whose server.xml, bootstrap.properties, jvm.options, configDropins/, jdbc/
+#           and the entries of apps/ and resources/ are links to node 1's (the same WAR and configuration, never
+#           a second copy),
 #           and whose server.env is node 1's with its own HTTP_PORT, HTTPS_PORT and NODE_NAME; its logs,
-#           workarea, keystore and transaction log are its own (server output directory)
+#           workarea, unpacked WAR, keystore and transaction log are its own (server output directory)
 #   start   create (again: picks up what node 1 gained since), start, wait until /health/ready answers
 #   stop    `server stop`;  kill: kill -9 (no shutdown at all, as a crash);  status: process and readiness
 # Ports: NODE<N>_HTTP_PORT / NODE<N>_HTTPS_PORT, by default HTTP_PORT+N-1 / HTTPS_PORT+N-1 (node 2: +1).
@@ -27,23 +28,31 @@ link_to_node1() { # dir entry
   ln -sfn "$target" "$1/$2"
 }
 
+link_entries_to_node1() { # dir subdir entry-not-shared
+  local entry name
+  [ -L "$1/$2" ] && rm "$1/$2" # a link to node 1's whole directory, as an earlier version made
+  mkdir -p "$1/$2"
+  for entry in "$SERVER_DIR/$2"/*; do
+    name=$(basename "$entry")
+    [ -e "$entry" ] && [ "$name" != "$3" ] || continue
+    ln -sfn "../../$LIBERTY_SERVER/$2/$name" "$1/$2/$name"
+  done
+}
+
 create() { # N
   local n=$1 dir entry
   [ "$n" -ge 2 ] 2>/dev/null || die "nodes.sh create takes a node number >= 2 (node 1 is the build's server)"
   [ -f "$SERVER_DIR/server.xml" ] || die "node 1 ($SERVER_DIR) is missing: build first (stack.sh run or mvn verify)"
   [ -f "$SERVER_DIR/server.env" ] || die "node 1 has no server.env yet: run stack.sh services-start first"
   dir=$(node_dir "$n")
-  mkdir -p "$dir/resources"
-  for entry in server.xml bootstrap.properties jvm.options configDropins apps dropins jdbc; do
+  for entry in server.xml bootstrap.properties jvm.options configDropins dropins jdbc; do
     link_to_node1 "$dir" "$entry"
   done
-  # resources/: node 1's RAR and whatever else it holds, but not security/: each node makes its own
-  # keystore (same KEYSTORE_PASSWORD) at its first start, so two first starts cannot race on one file
-  for entry in "$SERVER_DIR"/resources/*; do
-    [ -e "$entry" ] || continue
-    [ "$(basename "$entry")" = security ] && continue
-    ln -sfn "../../$LIBERTY_SERVER/resources/$(basename "$entry")" "$dir/resources/$(basename "$entry")"
-  done
+  # apps/ and resources/ hold what each server writes for itself: apps/expanded (where Liberty unpacks a WAR:
+  # two nodes unpacking into one directory broke the application's start) and resources/security (each node
+  # makes its own keystore, same KEYSTORE_PASSWORD). Their other entries are links to node 1's.
+  link_entries_to_node1 "$dir" apps expanded
+  link_entries_to_node1 "$dir" resources security
   # node 1's environment (secrets, database, broker, Redis, WeCom apps) with this node's ports and name.
   # NODE_NAME is the node in metrics and its transaction recovery identity (server.xml variable node.name).
   local name_var=NODE${n}_NAME
