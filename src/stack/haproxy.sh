@@ -11,7 +11,7 @@
 : "${LB_NODES:=2}" "${NODE2_HTTP_PORT:=$((HTTP_PORT + 1))}"
 # A node takes callbacks while it can acknowledge them: the readiness check "ack-path" is UP (it stays UP
 # while the broker is down and callbacks wait in callback_log, when /health/ready as a whole answers 503).
-: "${LB_READY_CHECK:=database}"
+: "${LB_READY_CHECK:=ack-path}"
 CONFIG=$STACK_DIR/haproxy.cfg
 PID_FILE=$STACK_DIR/pids/haproxy.pid
 LOG_FILE=$STACK_DIR/logs/haproxy.log

@@ -82,9 +82,13 @@ write_stack_env() {
 
 services_start() {
   if [ "${STACK_FRESH:-false}" = true ]; then
-    # the servers' transaction logs (node 1's and any further node's, nodes.sh) must not outlive the
-    # database and journal they refer to
+    # the transaction log lives in the test database (schema wecom_tranlog), which the run recreates; a file
+    # log left by a server from before that (node 1's or a further node's, nodes.sh) must not outlive the
+    # database and journal it refers to either
     rm -rf "$SERVER_DIR/tranlog" "$SERVER_DIR"[0-9]*/tranlog
+    # an aborted run leaves its deployment behind (a crash suite's app drop-in, Arquillian's dropins WAR);
+    # the next run's own deploy would then clash with it ("two applications called wecom-inbox")
+    rm -f "$SERVER_DIR/configDropins/overrides/crash-test-app.xml" "$SERVER_DIR/dropins/wecom-inbox.war"
     use_test_wecom_api
   fi
   write_stack_env

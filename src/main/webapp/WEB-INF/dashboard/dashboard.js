@@ -248,6 +248,32 @@ function drawReconcile(runs) {
   panel('reconcile').node.dataset.rows = runs.length;
 }
 
+function nodeStateClass(state) {
+  if (state === 'RUNNING') return 'good';
+  if (state === 'STOPPED') return 'warn';
+  return 'bad';
+}
+
+function drawNodes(nodes) {
+  const tbody = panel('nodes').tbody;
+  tbody.replaceChildren();
+  const ms = v => v == null ? '–' : `${Math.round(v)} ms`;
+  for (const n of nodes) {
+    const row = tbody.insertRow();
+    cell(row, n.thisNode ? `${n.name} (this one)` : n.name);
+    cell(row, n.state, nodeStateClass(n.state));
+    cell(row, `${n.silentSeconds} s ago`, 'num');
+    cell(row, new Date(n.startedAt).toLocaleTimeString());
+    cell(row, charts.fmt(n.acceptedLastMinute), 'num');
+    cell(row, charts.fmt(n.failedLastMinute), 'num');
+    cell(row, ms(n.ackP95Ms), 'num');
+    cell(row, ms(n.ackMaxMs), 'num');
+    cell(row, charts.fmt(n.relayBacklog), 'num');
+  }
+  setState('nodes', nodes.length ? 'ready' : 'empty');
+  panel('nodes').node.dataset.rows = nodes.length;
+}
+
 function drawRelay(status) {
   // rows the ACK path committed that the relay has not yet published (broker down, or catching up)
   const age = status.oldestUnpublishedSeconds > 0 ? ` (oldest ${Math.round(status.oldestUnpublishedSeconds)} s)` : '';
@@ -261,6 +287,7 @@ async function refresh() {
     ['consumers', () => api('consumers').then(drawConsumers), ['dispositions', 'cleanup']],
     ['queues', () => api('queues').then(drawQueues), ['queues']],
     ['relay', () => api('relay').then(drawRelay), []],
+    ['nodes', () => api('nodes').then(drawNodes), ['nodes']],
     ['rejections', () => api('rejections?hours=24').then(drawRejections), ['rejections']],
     ['retryspan', () => opsApi('retry-span?period=P7D').then(drawRetrySpan), ['retryspan']],
     ['welcomes', () => api('welcomes?limit=12').then(drawWelcomes), ['welcomes']],

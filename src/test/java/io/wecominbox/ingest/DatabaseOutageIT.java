@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.wecominbox.event.SampleEvents;
+import io.wecominbox.testsupport.AckPath;
 import io.wecominbox.testsupport.Deployments;
+import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.StackEnv;
 import io.wecominbox.testsupport.StackScripts;
@@ -64,6 +66,8 @@ class DatabaseOutageIT {
                 Thread.sleep(50);
             }
             assertEquals(0, count("SELECT count(*) FROM callback_log WHERE event_key LIKE ?", prefix), "nothing stored yet");
+            String ready = Http.get("/health/ready").body();
+            assertTrue(ready.contains(AckPath.UP), "the ACK path accepts through the broker: " + ready);
 
             StackScripts.run("artemis.sh", "stop");
             try {
@@ -73,6 +77,9 @@ class DatabaseOutageIT {
                 long millis = (System.nanoTime() - started) / 1_000_000;
                 assertEquals(503, both.statusCode(), "database and broker down: WeCom must retry");
                 assertTrue(millis < MAX_ANSWER_MILLIS, "answered in " + millis + " ms");
+                String bothDown = Http.get("/health/ready").body();
+                assertTrue(bothDown.contains(AckPath.DOWN), "nowhere to keep a callback: the ACK path is down: "
+                    + bothDown);
             } finally {
                 StackScripts.run("artemis.sh", "start");
             }

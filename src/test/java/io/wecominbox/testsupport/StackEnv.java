@@ -28,6 +28,11 @@ public final class StackEnv {
         return Path.of(dir).toAbsolutePath();
     }
 
+    /** The Liberty server `mvn verify` runs (node 1 of a two-node run); also its default node name. */
+    public static String libertyServer() {
+        return System.getProperty("wecom.liberty.server", "wecomInboxTest");
+    }
+
     public static Path projectDir() {
         return Path.of(System.getProperty("user.dir")).toAbsolutePath();
     }

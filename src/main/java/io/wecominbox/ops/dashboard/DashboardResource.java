@@ -1,5 +1,6 @@
 package io.wecominbox.ops.dashboard;
 
+import io.wecominbox.cluster.ClusterNodes;
 import io.wecominbox.ops.metrics.BrokerQueues;
 import io.wecominbox.ops.metrics.ConsumerActivity;
 import io.wecominbox.ingest.IngestMetrics;
@@ -48,6 +49,9 @@ public class DashboardResource {
     private PublicationRelay relay;
 
     @Inject
+    private ClusterNodes nodes;
+
+    @Inject
     private Clock clock;
 
     @GET
@@ -86,6 +90,14 @@ public class DashboardResource {
     @Operation(summary = "Callbacks stored but not yet published to the broker, and the age of the oldest")
     public PublicationRelay.Status relay() {
         return relay.status();
+    }
+
+    @GET
+    @Path("nodes")
+    @Operation(summary = "Every node of the deployment from its heartbeat: running, silent or stopped, with its"
+            + " last minute's callbacks and ACK latency")
+    public List<ClusterNodes.Node> nodes() throws SQLException {
+        return nodes.all();
     }
 
     @GET

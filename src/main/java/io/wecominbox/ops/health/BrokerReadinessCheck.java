@@ -1,32 +1,22 @@
 package io.wecominbox.ops.health;
 
-import io.wecominbox.messaging.JndiNames;
 import io.wecominbox.relay.PublicationRelay;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.jms.ConnectionFactory;
-import jakarta.jms.JMSContext;
-import jakarta.jms.Queue;
-import jakarta.jms.QueueBrowser;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Ready only if the broker answers: browsing the probe queue is a real round trip (it creates a consumer
- * on the broker), bounded by the adapter's call timeout. While it is DOWN the ACK path still accepts callbacks
+ * Ready only if the broker answers ({@link BrokerRoundTrip}). While it is DOWN the ACK path still accepts callbacks
  * (it needs only PostgreSQL): the check says so, with the relay's backlog that waits for the broker.
  */
 @Readiness
 @ApplicationScoped
 public class BrokerReadinessCheck implements HealthCheck {
 
-    @Resource(lookup = JndiNames.CONNECTION_FACTORY)
-    private ConnectionFactory connectionFactory;
-
-    @Resource(lookup = JndiNames.PROBE_QUEUE)
-    private Queue probeQueue;
+    @Inject
+    private BrokerRoundTrip broker;
 
     @Inject
     private PublicationRelay relay;
@@ -37,13 +27,11 @@ public class BrokerReadinessCheck implements HealthCheck {
         var response = HealthCheckResponse.named("broker")
             .withData("unpublished", relayed.backlog())
             .withData("oldestUnpublishedSeconds", Math.round(relayed.oldestUnpublishedSeconds()));
-        try (JMSContext context = connectionFactory.createContext();
-             QueueBrowser browser = context.createBrowser(probeQueue)) {
-            browser.getEnumeration().hasMoreElements();
+        String failure = broker.failure();
+        if (failure == null) {
             return response.up().build();
-        } catch (Exception e) {
-            return response.down().withData("error", e.getClass().getSimpleName())
-                .withData("ackPath", "accepting: callbacks are stored and published when the broker is back").build();
         }
+        return response.down().withData("error", failure)
+            .withData("ackPath", "see check ack-path: callbacks wait in callback_log while the broker is away").build();
     }
 }

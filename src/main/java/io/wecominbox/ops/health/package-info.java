@@ -1,5 +1,7 @@
 /**
- * Health at /health (public, for load balancers). Readiness probes what accepting a callback needs: the
+ * Health at /health (public, for load balancers). A load balancer routes on the readiness check {@code ack-path}
+ * ({@link io.wecominbox.ops.health.AckPathReadinessCheck}): whether this node can acknowledge a callback now.
+ * Readiness as a whole probes the whole pipeline: the
  * database ({@link io.wecominbox.ops.health.DatabaseReadinessCheck}) and the broker
  * ({@link io.wecominbox.ops.health.BrokerReadinessCheck}), and that the broker routes every handler its events
  ({@link io.wecominbox.ops.health.HandlerRoutesReadinessCheck}: queue and diverts, read from its management API). Liveness stays cheap (heap only): an outage of a

@@ -122,13 +122,16 @@ class DashboardBrowserIT {
         assertEquals(0, seen.getJsonArray("foreignRequests").size(), "nothing loaded from elsewhere");
         JsonObject panels = seen.getJsonObject("panels");
         // dispositions: the handlers consumed the traffic above; cleanup: the dedup job runs every 30 s
-        for (String ready : List.of("ingest", "latency", "timeline", "dispositions", "queues", "cleanup", "rejections",
-                "retryspan", "welcomes")) {
+        // nodes: this node's heartbeat row in cluster_node (every 5 s from its start)
+        for (String ready : List.of("nodes", "ingest", "latency", "timeline", "dispositions", "queues", "cleanup",
+                "rejections", "retryspan", "welcomes")) {
             assertEquals("ready", panels.getJsonObject(ready).getString("state"), ready + ": " + panels.getJsonObject(ready));
         }
         // reconcile passes: drawn from GET /api/ops/reconcile-runs (empty or ready, depending on the tests before)
         assertTrue(List.of("ready", "empty").contains(panels.getJsonObject("reconcile").getString("state")),
                 "reconcile: " + panels.getJsonObject("reconcile"));
+        assertTrue(Integer.parseInt(panels.getJsonObject("nodes").getString("rows")) >= 1, "this node is listed: "
+                + panels.getJsonObject("nodes"));
         assertTrue(seen.getInt("bars") >= 3, "ingest columns: " + seen.getInt("bars"));
         assertTrue(seen.getInt("latencyPoints") >= 3, "latency points: " + seen.getInt("latencyPoints"));
         assertTrue(seen.getInt("wecomRetries") >= 4, "WeCom's retries stand out: " + seen);

@@ -58,6 +58,8 @@ class MetricsIT {
         assertTrue(line(metrics, "wecom_callback_ack_seconds_bucket{", "app=\"customer\"", "outcome=\"accepted\"", "le=\"0.1\""),
                 "ACK latency histogram buckets");
         assertTrue(line(metrics, "wecom_retry_rate{", "app=\"customer\""), "retry rate per app");
+        assertTrue(line(metrics, "wecom_deliveries_total{", "node=\"" + StackEnv.libertyServer() + "\""),
+                "every figure names its node (two nodes behind a load balancer are told apart)");
         assertTrue(line(metrics, "wecom_broker_queue_depth{", "queue=\"wecom.probe\""), "queue depth per queue");
         assertTrue(line(metrics, "wecom_broker_queue_depth{", "queue=\"DLQ\""), "dead letters");
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.wecominbox.testsupport.AckPath;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.Poll;
@@ -52,6 +53,8 @@ class BrokerOutageIT {
 
             HttpResponse<String> ready = Http.get("/health/ready");
             assertEquals(503, ready.statusCode(), "not ready while the broker is down");
+            assertTrue(ready.body().contains(AckPath.UP), "yet the ACK path accepts (a load balancer routes on it): "
+                    + ready.body());
         } finally {
             StackScripts.run("artemis.sh", "start");
         }
