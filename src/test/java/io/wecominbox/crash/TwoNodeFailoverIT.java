@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -93,10 +94,15 @@ class TwoNodeFailoverIT {
         try (WeComSimulator sim = simulator()) {
             Burst burst = new Burst(sim);
             burst.thread.start();
-            Poll.sleep(2000);
-            // preferably while it holds a prepared branch (frozen, looked at, killed), so that peer recovery has
-            // work; within 2 s anyway, while the burst (4 s) still runs
-            boolean killedInDoubt = victim.killInDoubt(Duration.ofSeconds(2), () -> InDoubt.database() > 0);
+            boolean killedInDoubt;
+            // pipeline probes straight at the victim, node 1 (a database insert and a message in one XA transaction, as
+            // XaCrashRecoveryIT sends): a welcome batch is prepared for a few milliseconds only, and a kill that
+            // leaves nothing in doubt would not show peer recovery at work
+            try (ProbeLoad probes = new ProbeLoad(3, "two-node-" + UUID.randomUUID(), ProbeLoad.newAcknowledgedSet())) {
+                Poll.sleep(2000);
+                // preferably while it holds a prepared branch (frozen, looked at, killed); within 1 s anyway
+                killedInDoubt = victim.killInDoubt(Duration.ofSeconds(1), () -> InDoubt.database() > 0);
+            }
             Instant killedAt = Instant.now();
             long inDoubtPg = InDoubt.database();
             long inDoubtBroker = BrokerConsole.preparedTransactions();
@@ -116,6 +122,8 @@ class TwoNodeFailoverIT {
             long acknowledged = burst.outcomes().stream().filter(o -> o.join().acknowledged()).count();
             List<DeliveryAttempt> answeredAfterKill = attempts.stream()
                 .filter(a -> a.status().appAnsweredOk() && !a.sentAt().isBefore(killedAt)).toList();
+            long fedAfterKill = events.stream().filter(e -> sim.deliveries().attempts(e.id()).stream()
+                .allMatch(a -> !a.sentAt().isBefore(killedAt))).count();
             double survivorAnsweredWithinSeconds = answeredAfterKill.stream()
                 .mapToLong(a -> Duration.between(killedAt, a.sentAt().plus(a.latency())).toMillis()).min()
                 .orElse(-1000) / 1000.0;
@@ -132,11 +140,11 @@ class TwoNodeFailoverIT {
             Poll.sleep(3000); // room for a late duplicate (the restarted node took its log back) to show
             Welcomes after = Welcomes.audit(sim, events, killedAt);
 
-            System.out.printf("two-node summary [kill-node]: events=%d acknowledged=%d answeredAfterKill=%d "
-                    + "welcomesSent=%d expired=%d notSent=%d duplicated=%d killedInDoubt=%s inDoubtAtKill(pg)=%d "
+            System.out.printf("two-node summary [kill-node]: events=%d fedAfterKill=%d acknowledged=%d "
+                    + "answeredAfterKill=%d welcomesSent=%d expired=%d notSent=%d duplicated=%d killedInDoubt=%s inDoubtAtKill(pg)=%d "
                     + "inDoubtAtKill(broker)=%d peerRecoveredInSeconds=%s survivorAnsweredWithinSeconds=%.1f "
                     + "rejoinedInSeconds=%d welcomesSentAfterRestart=%d%n",
-                events.size(), acknowledged, answeredAfterKill.size(), before.sent(), before.expired(),
+                events.size(), fedAfterKill, acknowledged, answeredAfterKill.size(), before.sent(), before.expired(),
                 before.notSent().size(), after.duplicated().size(), killedInDoubt, inDoubtPg, inDoubtBroker,
                 peerRecovered ? Long.toString(peerRecoveredInSeconds) : "no", survivorAnsweredWithinSeconds,
                 rejoinedInSeconds, after.sent());
@@ -144,8 +152,9 @@ class TwoNodeFailoverIT {
             after.duplicated().forEach(code -> System.out.println("  duplicated: " + code));
 
             assertEquals(EVENTS, events.size(), "the whole burst went out");
-            assertTrue(answeredAfterKill.size() > EVENTS / 4, "the survivor answered the callbacks after the kill: "
-                + answeredAfterKill.size());
+            assertTrue(fedAfterKill > 0, "the kill came mid-burst: events first sent after it " + fedAfterKill);
+            assertTrue(answeredAfterKill.size() >= fedAfterKill, "the survivor answered the callbacks after the kill: "
+                + answeredAfterKill.size() + " answers for " + fedAfterKill + " events sent after it");
             assertEquals(EVENTS, acknowledged, "every callback acknowledged in the end (WeCom gave up on none)");
             assertEquals(List.of(), before.duplicated(), "no welcome sent twice while a node was dead");
             assertTrue(before.sent() >= EVENTS * 95 / 100, "at least 95 % of welcomes sent: " + before.sent()
