@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -95,15 +96,17 @@ class TwoNodeFailoverIT {
             Burst burst = new Burst(sim);
             burst.thread.start();
             boolean killedInDoubt;
+            Instant killedAt;
+            Set<Long> probesAcknowledged = ProbeLoad.newAcknowledgedSet();
             // pipeline probes straight at the victim, node 1 (a database insert and a message in one XA transaction, as
             // XaCrashRecoveryIT sends): a welcome batch is prepared for a few milliseconds only, and a kill that
             // leaves nothing in doubt would not show peer recovery at work
-            try (ProbeLoad probes = new ProbeLoad(3, "two-node-" + UUID.randomUUID(), ProbeLoad.newAcknowledgedSet())) {
+            try (ProbeLoad probes = new ProbeLoad(3, "two-node-" + UUID.randomUUID(), probesAcknowledged)) {
                 Poll.sleep(2000);
-                // preferably while it holds a prepared branch (frozen, looked at, killed); within 1 s anyway
-                killedInDoubt = victim.killInDoubt(Duration.ofSeconds(1), () -> InDoubt.database() > 0);
+                // preferably while it holds a prepared branch (frozen, looked at, killed); within 1.5 s anyway
+                killedInDoubt = victim.killInDoubt(Duration.ofMillis(1500), () -> InDoubt.database() > 0);
+                killedAt = Instant.now();
             }
-            Instant killedAt = Instant.now();
             long inDoubtPg = InDoubt.database();
             long inDoubtBroker = BrokerConsole.preparedTransactions();
             burst.thread.join(TimeUnit.SECONDS.toMillis(30));
@@ -141,10 +144,12 @@ class TwoNodeFailoverIT {
             Welcomes after = Welcomes.audit(sim, events, killedAt);
 
             System.out.printf("two-node summary [kill-node]: events=%d fedAfterKill=%d acknowledged=%d "
-                    + "answeredAfterKill=%d welcomesSent=%d expired=%d notSent=%d duplicated=%d killedInDoubt=%s inDoubtAtKill(pg)=%d "
+                    + "answeredAfterKill=%d probesToVictim=%d welcomesSent=%d expired=%d notSent=%d duplicated=%d "
+                    + "killedInDoubt=%s inDoubtAtKill(pg)=%d "
                     + "inDoubtAtKill(broker)=%d peerRecoveredInSeconds=%s survivorAnsweredWithinSeconds=%.1f "
                     + "rejoinedInSeconds=%d welcomesSentAfterRestart=%d%n",
-                events.size(), fedAfterKill, acknowledged, answeredAfterKill.size(), before.sent(), before.expired(),
+                events.size(), fedAfterKill, acknowledged, answeredAfterKill.size(), probesAcknowledged.size(),
+                before.sent(), before.expired(),
                 before.notSent().size(), after.duplicated().size(), killedInDoubt, inDoubtPg, inDoubtBroker,
                 peerRecovered ? Long.toString(peerRecoveredInSeconds) : "no", survivorAnsweredWithinSeconds,
                 rejoinedInSeconds, after.sent());
