@@ -94,14 +94,16 @@ class TwoNodeFailoverIT {
         int victimNumber = 1;
         try (WeComSimulator sim = simulator()) {
             Burst burst = new Burst(sim);
-            burst.thread.start();
             boolean killedInDoubt;
             Instant killedAt;
             Set<Long> probesAcknowledged = ProbeLoad.newAcknowledgedSet();
-            // pipeline probes straight at the victim, node 1 (a database insert and a message in one XA transaction, as
-            // XaCrashRecoveryIT sends): a welcome batch is prepared for a few milliseconds only, and a kill that
-            // leaves nothing in doubt would not show peer recovery at work
+            // pipeline probes straight at the victim, node 1 (a database insert and a message in one XA
+            // transaction, as XaCrashRecoveryIT sends): a welcome batch is prepared for a few milliseconds only,
+            // and a kill that leaves nothing in doubt would not show peer recovery at work
             try (ProbeLoad probes = new ProbeLoad(3, "two-node-" + UUID.randomUUID(), probesAcknowledged)) {
+                // a fresh server answers its first requests slowly: the burst starts once the probes flow
+                Poll.until(Duration.ofSeconds(60), () -> probesAcknowledged.size() >= 6);
+                burst.thread.start();
                 Poll.sleep(2000);
                 // preferably while it holds a prepared branch (frozen, looked at, killed); within 1.5 s anyway
                 killedInDoubt = victim.killInDoubt(Duration.ofMillis(1500), () -> InDoubt.database() > 0);
@@ -144,11 +146,13 @@ class TwoNodeFailoverIT {
             Welcomes after = Welcomes.audit(sim, events, killedAt);
 
             System.out.printf("two-node summary [kill-node]: events=%d fedAfterKill=%d acknowledged=%d "
-                    + "answeredAfterKill=%d probesToVictim=%d welcomesSent=%d expired=%d notSent=%d duplicated=%d "
+                    + "answeredAfterKill=%d probesToVictim=%d killedAfterMs=%d lastEventAfterMs=%d welcomesSent=%d expired=%d notSent=%d duplicated=%d "
                     + "killedInDoubt=%s inDoubtAtKill(pg)=%d "
                     + "inDoubtAtKill(broker)=%d peerRecoveredInSeconds=%s survivorAnsweredWithinSeconds=%.1f "
                     + "rejoinedInSeconds=%d welcomesSentAfterRestart=%d%n",
                 events.size(), fedAfterKill, acknowledged, answeredAfterKill.size(), probesAcknowledged.size(),
+                Duration.between(burst.startedAt(), killedAt).toMillis(),
+                Duration.between(burst.startedAt(), burst.lastEventAt()).toMillis(),
                 before.sent(), before.expired(),
                 before.notSent().size(), after.duplicated().size(), killedInDoubt, inDoubtPg, inDoubtBroker,
                 peerRecovered ? Long.toString(peerRecoveredInSeconds) : "no", survivorAnsweredWithinSeconds,
@@ -197,6 +201,7 @@ class TwoNodeFailoverIT {
         private final WeComSimulator sim;
         private final List<SimEvent> events = new ArrayList<>();
         private final List<CompletableFuture<DeliveryOutcome>> outcomes = new ArrayList<>();
+        private volatile Instant startedAt = Instant.now();
         private volatile Instant lastEventAt = Instant.now();
         final Thread thread = new Thread(this::feed, "two-node-burst");
 
@@ -206,6 +211,7 @@ class TwoNodeFailoverIT {
         }
 
         private void feed() {
+            startedAt = Instant.now();
             long interval = (long) (1_000_000_000L / PER_SECOND);
             long next = System.nanoTime();
             for (int i = 0; i < EVENTS; i++) {
@@ -230,6 +236,10 @@ class TwoNodeFailoverIT {
 
         synchronized List<CompletableFuture<DeliveryOutcome>> outcomes() {
             return List.copyOf(outcomes);
+        }
+
+        Instant startedAt() {
+            return startedAt;
         }
 
         Instant lastEventAt() {
