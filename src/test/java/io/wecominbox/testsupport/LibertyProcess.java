@@ -109,7 +109,11 @@ public final class LibertyProcess {
         long pid = pid();
         ProcessHandle process = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no process " + pid));
         run("kill", "-9", Long.toString(pid));
-        process.onExit().get(30, TimeUnit.SECONDS);
+        // not onExit(): for a process that is not our child it polls with a growing back-off, and returned
+        // seconds after the death (a failover test timed "the kill" that late)
+        if (!Poll.until(Duration.ofSeconds(30), () -> !process.isAlive())) {
+            throw new IllegalStateException(server + " (pid " + pid + ") still alive 30 s after kill -9");
+        }
     }
 
     /**
