@@ -96,6 +96,7 @@ class TwoNodeFailoverIT {
             Burst burst = new Burst(sim);
             boolean killedInDoubt;
             Instant killedAt;
+            long goneAfterMs;
             Set<Long> probesAcknowledged = ProbeLoad.newAcknowledgedSet();
             // pipeline probes straight at the victim, node 1 (a database insert and a message in one XA
             // transaction, as XaCrashRecoveryIT sends): a welcome batch is prepared for a few milliseconds only,
@@ -108,7 +109,8 @@ class TwoNodeFailoverIT {
                 // preferably while it holds a prepared branch (frozen, looked at, killed); within 1 s anyway: the
                 // kill comes ~2 s into the burst
                 killedInDoubt = victim.killInDoubt(Duration.ofSeconds(1), () -> InDoubt.database() > 0);
-                killedAt = Instant.now();
+                killedAt = victim.killedAt();
+                goneAfterMs = Duration.between(killedAt, Instant.now()).toMillis();
             }
             long inDoubtPg = InDoubt.database();
             long inDoubtBroker = BrokerConsole.preparedTransactions();
@@ -147,13 +149,14 @@ class TwoNodeFailoverIT {
             Welcomes after = Welcomes.audit(sim, events, killedAt);
 
             System.out.printf("two-node summary [kill-node]: events=%d fedAfterKill=%d acknowledged=%d "
-                    + "answeredAfterKill=%d probesToVictim=%d killedAfterMs=%d lastEventAfterMs=%d welcomesSent=%d "
+                    + "answeredAfterKill=%d probesToVictim=%d killedAfterMs=%d goneAfterMs=%d lastEventAfterMs=%d "
+                    + "welcomesSent=%d "
                     + "expired=%d notSent=%d duplicated=%d "
                     + "killedInDoubt=%s inDoubtAtKill(pg)=%d "
                     + "inDoubtAtKill(broker)=%d peerRecoveredInSeconds=%s survivorAnsweredWithinSeconds=%.1f "
                     + "rejoinedInSeconds=%d welcomesSentAfterRestart=%d%n",
                 events.size(), fedAfterKill, acknowledged, answeredAfterKill.size(), probesAcknowledged.size(),
-                Duration.between(burst.startedAt(), killedAt).toMillis(),
+                Duration.between(burst.startedAt(), killedAt).toMillis(), goneAfterMs,
                 Duration.between(burst.startedAt(), burst.lastEventAt()).toMillis(),
                 before.sent(), before.expired(),
                 before.notSent().size(), after.duplicated().size(), killedInDoubt, inDoubtPg, inDoubtBroker,

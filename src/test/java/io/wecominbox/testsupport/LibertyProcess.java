@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -27,6 +28,8 @@ public final class LibertyProcess {
     private final int httpPort;
     private final Path serverDir;
     private final Path appDropIn;
+
+    private volatile Instant killedAt;
 
     /** The build's server (node 1) on the tests' HTTP port. */
     public LibertyProcess() {
@@ -51,6 +54,11 @@ public final class LibertyProcess {
         }
         String port = System.getenv("NODE" + n + "_HTTP_PORT");
         return new LibertyProcess(SERVER + n, port != null ? Integer.parseInt(port) : first.httpPort + n - 1);
+    }
+
+    /** When the last {@link #kill()} sent SIGKILL (the process may be seen gone a little later). */
+    public Instant killedAt() {
+        return killedAt;
     }
 
     public String serverName() {
@@ -109,6 +117,7 @@ public final class LibertyProcess {
         long pid = pid();
         ProcessHandle process = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no process " + pid));
         run("kill", "-9", Long.toString(pid));
+        killedAt = Instant.now();
         // not onExit(): for a process that is not our child it polls with a growing back-off, and returned
         // seconds after the death (a failover test timed "the kill" that late)
         if (!Poll.until(Duration.ofSeconds(30), () -> !process.isAlive())) {
