@@ -44,6 +44,9 @@ DB_PORT_USED=${DEPLOY_DB_PORT:-$(stack_value DB_PORT)}; DB_PORT_USED=${DB_PORT_U
 server_environment() {
   export DB_HOST=$DB_HOST_USED DB_PORT=$DB_PORT_USED DB_NAME=$DEPLOY_DB_NAME DB_USER=$DEPLOY_DB_USER
   export BROKER_HOST=127.0.0.1 BROKER_PORT=$DEPLOY_BROKER_PORT BROKER_USER=wecom
+  # one broker, no pair (docs/deploy.md): nothing else is tried when it refuses
+  export BROKER_CONNECTION_PARAMETERS="host=127.0.0.1;port=$DEPLOY_BROKER_PORT"
+  export BROKER_CONNECTOR_CLASSES=org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory
   export HTTP_PORT=$DEPLOY_HTTP_PORT HTTPS_PORT=$DEPLOY_HTTPS_PORT ADMIN_USER=admin
   export WECOM_BROKER_MANAGEMENT_URL=http://127.0.0.1:$DEPLOY_CONSOLE_PORT/console/jolokia
   export WECOM_BROKER_MANAGEMENT_USER=admin WECOM_BROKER_MANAGEMENT_PASSWORD=$ARTEMIS_ADMIN_PASSWORD

@@ -21,7 +21,7 @@ write_liberty_env() {
     [ -f "$ROOT/liberty/server.env" ] && sed -e '$a\' "$ROOT/liberty/server.env"
     local name
     # ARTEMIS_*: the queue-depth metrics read the broker's management API (Jolokia) on the console port
-    for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_USER \
+    for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_BACKUP_PORT BROKER_USER \
                 BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT ADMIN_USER ADMIN_PASSWORD KEYSTORE_PASSWORD \
                 ARTEMIS_CONSOLE_PORT ARTEMIS_ADMIN_USER ARTEMIS_ADMIN_PASSWORD WECOM_API_BASE_URL \
                 $(wecom_app_variables) $(handler_text_variables); do
@@ -74,7 +74,7 @@ use_redis_state() {
 write_stack_env() {
   local name
   for name in DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
-              ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT REDIS_OWNED HTTP_PORT HTTPS_PORT WECOM_SIM_API_PORT \
+              BROKER_BACKUP_PORT ARTEMIS_BACKUP_CONSOLE_PORT ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT REDIS_OWNED HTTP_PORT HTTPS_PORT WECOM_SIM_API_PORT \
               WECOM_API_BASE_URL ADMIN_USER; do
     printf '%s=%s\n' "$name" "${!name:-}"
   done > "$STACK_DIR/stack.env"
@@ -103,6 +103,8 @@ services_start() {
 
 services_stop() {
   "$HERE/redis.sh" stop || true
+  # the backup first: the primary's shutdown would otherwise hand the journal over to it (failover-on-shutdown)
+  "$HERE/artemis.sh" stop-backup || true
   "$HERE/artemis.sh" stop || true
   "$HERE/postgres.sh" stop || true
 }
@@ -254,6 +256,7 @@ case ${1:-} in
   services-stop) services_stop ;;
   status)
     "$HERE/artemis.sh" status
+    printf 'live broker: '; "$HERE/artemis.sh" live || true
     "$HERE/haproxy.sh" status
     for dir in "$SERVER_DIR"[0-9]*; do [ -d "$dir" ] && "$HERE/nodes.sh" status "${dir##*"$LIBERTY_SERVER"}"; done
     curl -fsS "http://127.0.0.1:$HTTP_PORT/health" 2>/dev/null || echo "Liberty: not answering" ;;

@@ -31,7 +31,7 @@ import java.util.Set;
  * welcome_send_log, bot_reply_log and handler_disposition in PostgreSQL, crm.outbound at the broker. The
  * rules for "duplicate" and "missing" are documented on {@link Effects}.
  */
-final class EffectAudit {
+public final class EffectAudit {
 
     static final String CRM_QUEUE = "crm.outbound";
     /** What the crm handler takes (CrmHandler.EVENT_TYPES). */
@@ -56,7 +56,7 @@ final class EffectAudit {
     private EffectAudit() {
     }
 
-    static Effects audit(String name, WeComSimulator sim, List<EventFeed.Sent> sent) throws SQLException {
+    public static Effects audit(String name, WeComSimulator sim, List<EventFeed.Sent> sent) throws SQLException {
         Map<String, KeyedEvent> byKey = new LinkedHashMap<>();
         for (EventFeed.Sent s : sent) {
             SimEvent e = s.event();

@@ -25,23 +25,23 @@ import java.util.Map;
  *       and one SENT bot_reply_log row.</li>
  * </ul>
  */
-record Effects(String name, int events, int distinctKeys, Deliveries deliveries, long callbackLogRows,
+public record Effects(String name, int events, int distinctKeys, Deliveries deliveries, long callbackLogRows,
                int welcomesExpected, int welcomesSent, int welcomesExpired, int crmExpected, long crmMessages,
                int botExpected, long botReplies, long duplicatesAbsorbed, long redeliveries,
                List<String> duplicates, List<String> missing, Map<String, Object> extra) {
 
     /** The simulator's view of every attempt of the case's events. */
-    record Deliveries(long attempts, long answeredOk, long lostAcks, long slowAcksPretended, long timeouts,
+    public record Deliveries(long attempts, long answeredOk, long lostAcks, long slowAcksPretended, long timeouts,
                       long httpErrors, long connectionErrors, long abandonedEvents, Duration ackP50, Duration ackP99) {
     }
 
-    Effects {
+    public Effects {
         duplicates = List.copyOf(duplicates);
         missing = List.copyOf(missing);
         extra = new LinkedHashMap<>(extra);
     }
 
-    Effects with(String key, Object value) {
+    public Effects with(String key, Object value) {
         Map<String, Object> more = new LinkedHashMap<>(extra);
         more.put(key, value);
         return new Effects(name, events, distinctKeys, deliveries, callbackLogRows, welcomesExpected, welcomesSent,
@@ -49,12 +49,12 @@ record Effects(String name, int events, int distinctKeys, Deliveries deliveries,
             duplicates, missing, more);
     }
 
-    long effects() {
+    public long effects() {
         return welcomesSent + crmMessages + botReplies;
     }
 
     /** The one line a case prints. */
-    String summaryLine() {
+    public String summaryLine() {
         StringBuilder line = new StringBuilder(String.format(
             "E2E summary [%s]: events=%d keys=%d deliveries=%d answered200=%d lostAcks=%d slowAcksPretended=%d "
                 + "timeouts=%d http5xx=%d connectionErrors=%d wecomGaveUp=%d callbackLogRows=%d effects=%d "

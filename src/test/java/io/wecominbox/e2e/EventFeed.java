@@ -14,10 +14,10 @@ import java.util.concurrent.TimeoutException;
  * The platform side of one case: a background thread hands the simulator {@code count} events of the mix at
  * a steady rate (each then delivered with WeCom's retries), while the test disturbs the stack.
  */
-final class EventFeed {
+public final class EventFeed {
 
     /** One event the simulator is delivering, and how its delivery ended. */
-    record Sent(SimEvent event, CompletableFuture<DeliveryOutcome> outcome) {
+    public record Sent(SimEvent event, CompletableFuture<DeliveryOutcome> outcome) {
     }
 
     private final WeComSimulator sim;
@@ -28,7 +28,7 @@ final class EventFeed {
     private final Thread thread;
     private volatile boolean stopped;
 
-    EventFeed(WeComSimulator sim, EventMix mix, int count, double perSecond) {
+    public EventFeed(WeComSimulator sim, EventMix mix, int count, double perSecond) {
         this.sim = sim;
         this.mix = mix;
         this.count = count;
@@ -37,7 +37,7 @@ final class EventFeed {
         this.thread.setDaemon(true);
     }
 
-    EventFeed start() {
+    public EventFeed start() {
         thread.start();
         return this;
     }
@@ -49,7 +49,7 @@ final class EventFeed {
     }
 
     /** Waits until every event was handed out, then until the platform stopped trying for each. */
-    List<Sent> awaitDeliveries(Duration timeout) throws Exception {
+    public List<Sent> awaitDeliveries(Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         thread.join(Math.max(1, timeout.toMillis()));
         for (Sent s : sent()) {
@@ -63,7 +63,7 @@ final class EventFeed {
         return sent();
     }
 
-    synchronized List<Sent> sent() {
+    public synchronized List<Sent> sent() {
         return List.copyOf(sent);
     }
 

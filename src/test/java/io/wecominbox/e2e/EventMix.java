@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * changes of the second app that only the ingest keeps. A share of adds and messages carries the chaos
  * marker, so every handler that takes them fails once after its effect and JMS redelivers them.
  */
-final class EventMix {
+public final class EventMix {
 
     /** The marker the test drop-in gives the chaos switch (src/test/liberty/.../dedup-test.xml). */
     static final String CHAOS_MARKER = "CHAOS_FAIL_AFTER_HANDLE";
@@ -55,7 +55,7 @@ final class EventMix {
     private final AtomicInteger members = new AtomicInteger();
 
     /** {@code caseTag} makes the bot's recipients unique per case; {@code chaosShare} of adds and texts fail once. */
-    EventMix(String caseTag, double chaosShare, long seed) {
+    public EventMix(String caseTag, double chaosShare, long seed) {
         this.caseTag = caseTag;
         this.chaosShare = chaosShare;
         this.random = new Random(seed);
