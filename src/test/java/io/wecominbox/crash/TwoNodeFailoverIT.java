@@ -16,6 +16,7 @@ import io.wecominbox.testsupport.InDoubt;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.LoadBalancer;
 import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
 import io.wecominbox.testsupport.StackScripts;
 import java.net.URI;
@@ -44,7 +45,9 @@ import org.junit.jupiter.api.Test;
  * The survivor must take the callbacks at once, no welcome may go out twice, at least 95 % must go out (a code
  * lives 20 s: only those whose events the dead node held can miss it, and they are named), the survivor must
  * complete the dead node's in-doubt branches (peer recovery: nothing prepared left in PostgreSQL nor in the
- * broker, before any restart), and the killed node, restarted, must be routed to again.
+ * broker, before any restart), and the killed node, restarted, must be routed to again. A second case kills
+ * node 1 while it surely holds prepared branches (pipeline probes, found frozen) and has node 2 complete them.
+ * Each case starts from both nodes up and leaves them so.
  */
 @Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
 class TwoNodeFailoverIT {
@@ -52,6 +55,10 @@ class TwoNodeFailoverIT {
     private static final int EVENTS = 200;
     private static final double PER_SECOND = 50;
     private static final String APP = "customer"; // the app with a welcome text (src/test/liberty)
+
+    private static final String PREPARED_SINCE = "SELECT count(*) FROM pg_prepared_xacts "
+        + "WHERE database = current_database() AND prepared >= to_timestamp(? / 1000.0)";
+    private static final String NOW_MILLIS = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint";
 
     private static final LibertyProcess NODE1 = LibertyProcess.node(1);
     private static final LibertyProcess NODE2 = LibertyProcess.node(2);
@@ -181,6 +188,65 @@ class TwoNodeFailoverIT {
                 + " broker=" + BrokerConsole.preparedTransactions());
             assertEquals(List.of(), after.duplicated(), "no welcome sent twice after the recovery either");
         }
+    }
+
+    @Test
+    void killedHoldingPreparedBranchesTheSurvivorCompletesThemWithoutARestartAndEveryProbeIsConsumedOnce()
+            throws Exception {
+        String label = "two-node-in-doubt-" + UUID.randomUUID();
+        Set<Long> acknowledged = ProbeLoad.newAcknowledgedSet();
+        boolean killedInDoubt;
+        long inDoubtPg;
+        long inDoubtBroker;
+        Instant killedAt;
+        // probes at node 1 only (a database insert and a message in one XA transaction): node 2 is idle, so
+        // what is prepared while node 1 is frozen is node 1's
+        try (ProbeLoad load = new ProbeLoad(4, label, acknowledged)) {
+            assertTrue(Poll.until(Duration.ofSeconds(90), () -> acknowledged.size() >= 6), "node 1 takes probes");
+            long hunt = Sql.count(NOW_MILLIS);
+            killedInDoubt = NODE1.killInDoubt(Duration.ofSeconds(20), () -> Sql.count(PREPARED_SINCE, hunt) > 0);
+            killedAt = NODE1.killedAt();
+            inDoubtPg = Sql.count(PREPARED_SINCE, hunt);
+            inDoubtBroker = BrokerConsole.preparedTransactions();
+        }
+        // no restart: node 2 must take node 1's log over once its lease lapses and complete what it held
+        boolean peerRecovered = Poll.until(Duration.ofSeconds(90), () -> InDoubt.none() && unconsumed(label) == 0);
+        long peerRecoveredInSeconds = Duration.between(killedAt, Instant.now()).toSeconds();
+
+        long restarted = System.nanoTime();
+        NODE1.start();
+        boolean rejoined = Poll.until(Duration.ofSeconds(90), () -> LB.nodeStatus(1).equals("UP") && routesTo("node1"));
+        long rejoinedInSeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
+        Poll.sleep(3000); // room for a duplicate delivery (node 1 took its log back) to show
+        long committed = Sql.count("SELECT count(*) FROM pipeline_probe WHERE label = ?", label);
+        long duplicated = Sql.count("SELECT count(*) FROM pipeline_probe p WHERE label = ? AND "
+            + "(SELECT count(*) FROM pipeline_probe_receipt r WHERE r.probe_id = p.probe_id) > 1", label);
+        long acknowledgedMissing = acknowledged.stream()
+            .filter(id -> Sql.count("SELECT count(*) FROM pipeline_probe WHERE probe_id = ?", id) == 0).count();
+
+        System.out.printf("two-node summary [kill-in-doubt]: probesAcknowledged=%d committed=%d unconsumed=%d "
+                + "duplicated=%d acknowledgedMissing=%d killedInDoubt=%s inDoubtAtKill(pg)=%d "
+                + "inDoubtAtKill(broker)=%d peerRecoveredInSeconds=%s rejoinedInSeconds=%d%n",
+            acknowledged.size(), committed, unconsumed(label), duplicated, acknowledgedMissing, killedInDoubt,
+            inDoubtPg, inDoubtBroker, peerRecovered ? Long.toString(peerRecoveredInSeconds) : "no",
+            rejoinedInSeconds);
+
+        // without a branch in doubt at the kill this case would prove nothing about peer recovery
+        assertTrue(killedInDoubt && inDoubtPg > 0, "the kill left node 1's prepared branches: pg=" + inDoubtPg
+            + " broker=" + inDoubtBroker);
+        assertTrue(peerRecovered, "node 2 completed node 1's in-doubt branches without node 1: left pg="
+            + InDoubt.database() + " broker=" + BrokerConsole.preparedTransactions() + " unconsumed="
+            + unconsumed(label));
+        assertTrue(rejoined, "node 1 is routed to again: " + LB.nodeStatus(1));
+        assertEquals(0, acknowledgedMissing, "every acknowledged probe is committed");
+        assertEquals(0, duplicated, "no probe consumed twice");
+        assertEquals(0, unconsumed(label), "every committed probe consumed");
+        assertTrue(InDoubt.none(), "nothing in doubt after node 1 took its log back");
+    }
+
+    private static long unconsumed(String label) {
+        return Sql.count("SELECT count(*) FROM pipeline_probe p WHERE label = ? AND NOT EXISTS "
+            + "(SELECT 1 FROM pipeline_probe_receipt r WHERE r.probe_id = p.probe_id)", label);
     }
 
     /** True once a few GETs through the balancer met this node (round robin: every other one). */
