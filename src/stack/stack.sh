@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The WeCom Inbox dev stack: PostgreSQL (XA), Artemis, Redis (see redis.sh), Liberty with the app.
-#   stack.sh run [--no-demo] build, start everything, print the URLs, then let the WeCom simulator feed the
-#                            app a realistic stream (and play WeCom's API); Ctrl-C stops what it started
-#   stack.sh stop            stop everything a previous run started
+#   stack.sh run [--nodes 2] [--no-demo]
+#                            build, start everything, print the URLs, then let the WeCom simulator feed the
+#                            app a realistic stream (and play WeCom's API); Ctrl-C stops what it started.
+#                            --nodes 2: a second Liberty node (nodes.sh) and HAProxy (haproxy.sh) in front of
+#                            both on LB_PORT, the public callback port the demo then posts to
+#   stack.sh stop            stop everything a previous run started (every node, HAProxy)
 #   stack.sh services-start  database + broker + schema only (what `mvn verify` uses around its tests)
 #   stack.sh services-stop
 #   stack.sh status
@@ -80,8 +83,9 @@ write_stack_env() {
 services_start() {
   if [ "${STACK_FRESH:-false}" = true ]; then
     # the transaction log lives in the test database (schema wecom_tranlog), which the run recreates; a file
-    # log left by a server from before that must not outlive the database and journal it refers to either
-    rm -rf "$SERVER_DIR/tranlog"
+    # log left by a server from before that (node 1's or a further node's, nodes.sh) must not outlive the
+    # database and journal it refers to either
+    rm -rf "$SERVER_DIR/tranlog" "$SERVER_DIR"[0-9]*/tranlog
     # an aborted run leaves its deployment behind (a crash suite's app drop-in, Arquillian's dropins WAR);
     # the next run's own deploy would then clash with it ("two applications called wecom-inbox")
     rm -f "$SERVER_DIR/configDropins/overrides/crash-test-app.xml" "$SERVER_DIR/dropins/wecom-inbox.war"
@@ -109,6 +113,11 @@ liberty_pid() { cat "$WLP_DIR/usr/servers/.pid/$LIBERTY_SERVER.pid" 2>/dev/null;
 
 liberty_stop() {
   [ -x "$WLP_DIR/bin/server" ] || return 0
+  "$HERE/haproxy.sh" stop || true
+  local dir
+  for dir in "$SERVER_DIR"[0-9]*; do # the further nodes first (nodes.sh): node 1 holds their configuration
+    [ -d "$dir" ] && { "$HERE/nodes.sh" stop "${dir##*"$LIBERTY_SERVER"}" || true; }
+  done
   "$WLP_DIR/bin/server" stop "$LIBERTY_SERVER" >/dev/null 2>&1 || true
 }
 
@@ -166,19 +175,27 @@ write_simulator_config() {
   echo "$file"
 }
 
-start_demo() {
+start_demo() { # public port (the node's, or the load balancer's)
   local config
   config=$(write_simulator_config)
   log "the WeCom simulator feeds the app a realistic stream (scenario demo; its fake API on :$SIMULATOR_API_PORT)"
   java -cp "$("$HERE/classpath.sh")" io.wecominbox.simulator.SimulatorMain --config "$config" \
-      --callback-base "http://127.0.0.1:$HTTP_PORT/wecom/callback" --api-port "$SIMULATOR_API_PORT" \
+      --callback-base "http://127.0.0.1:$1/wecom/callback" --api-port "$SIMULATOR_API_PORT" \
       --scenario demo --time-scale 0.1 --status-every-s 5 --linger-s 5 &
   SIMULATOR_PID=$!
 }
 
 run() {
-  local demo=true
-  [ "${1:-}" = --no-demo ] && demo=false
+  local demo=true nodes=1
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --no-demo) demo=false ;;
+      --nodes) nodes=${2:-}; shift ;;
+      *) die "usage: stack.sh run [--nodes 2] [--no-demo]" ;;
+    esac
+    shift
+  done
+  [[ $nodes =~ ^[12]$ ]] || die "--nodes takes 1 or 2"
   trap shutdown INT TERM EXIT
   : "${SIMULATOR_API_PORT:=9090}"
   # With the demo, the app calls the simulator instead of WeCom (unless you configured a base URL)
@@ -189,10 +206,26 @@ run() {
   log "starting Liberty"
   "$WLP_DIR/bin/server" start "$LIBERTY_SERVER" >/dev/null
   wait_ready
+  local public_port=$HTTP_PORT
+  if [ "$nodes" = 2 ]; then
+    "$HERE/nodes.sh" start 2
+    : "${LB_PORT:=$((HTTP_PORT + 2))}"; export LB_PORT
+    LB_NODES=2 "$HERE/haproxy.sh" start
+    public_port=$LB_PORT
+    cat >&2 <<TXT
+
+  Two nodes behind HAProxy (src/stack/haproxy.sh status shows which ones it routes to).
+    load balancer     http://127.0.0.1:$LB_PORT/wecom/callback/{app}   <- WeCom's callback URL
+    HAProxy stats     http://127.0.0.1:${LB_STATS_PORT:-$((LB_PORT + 100))}/
+    node 1            http://127.0.0.1:$HTTP_PORT  ($LIBERTY_SERVER, log $SERVER_DIR/logs/messages.log)
+    node 2            http://127.0.0.1:${NODE2_HTTP_PORT:-$((HTTP_PORT + 1))}  (${LIBERTY_SERVER}2, log ${SERVER_DIR}2/logs/messages.log)
+  The URLs below are node 1's.
+TXT
+  fi
   cat >&2 <<TXT
 
   WeCom Inbox is up.
-    app (callbacks)   http://127.0.0.1:$HTTP_PORT/wecom/callback/{app}
+    app (callbacks)   http://127.0.0.1:$public_port/wecom/callback/{app}
     health            http://127.0.0.1:$HTTP_PORT/health
     dashboard         http://127.0.0.1:$HTTP_PORT/dashboard/  (user $ADMIN_USER, password ADMIN_PASSWORD in $SECRETS_FILE)
     metrics           https://127.0.0.1:$HTTPS_PORT/metrics   (same login; HTTPS only, self-signed in dev)
@@ -203,12 +236,14 @@ run() {
   Ctrl-C stops everything this command started.
 
 TXT
+  local logs=("$SERVER_DIR/logs/messages.log")
+  [ "$nodes" = 2 ] && logs+=("${SERVER_DIR}2/logs/messages.log")
   if [ $demo = true ]; then
-    start_demo
-    # the server's warnings and errors, not its whole log, beside the simulator's status lines
-    tail -n 0 -F "$SERVER_DIR/logs/messages.log" | grep --line-buffered -E ' [WE] ' &
+    start_demo "$public_port"
+    # the servers' warnings and errors, not their whole logs, beside the simulator's status lines
+    tail -n 0 -F "${logs[@]}" | grep --line-buffered -E ' [WE] ' &
   else
-    tail -n 0 -F "$SERVER_DIR/logs/messages.log" &
+    tail -n 0 -F "${logs[@]}" &
   fi
   TAIL_PID=$!
   wait
@@ -222,6 +257,8 @@ case ${1:-} in
   status)
     "$HERE/artemis.sh" status
     printf 'live broker: '; "$HERE/artemis.sh" live || true
+    "$HERE/haproxy.sh" status
+    for dir in "$SERVER_DIR"[0-9]*; do [ -d "$dir" ] && "$HERE/nodes.sh" status "${dir##*"$LIBERTY_SERVER"}"; done
     curl -fsS "http://127.0.0.1:$HTTP_PORT/health" 2>/dev/null || echo "Liberty: not answering" ;;
-  *) die "usage: stack.sh run|stop|services-start|services-stop|status" ;;
+  *) die "usage: stack.sh run [--nodes 2] [--no-demo]|stop|services-start|services-stop|status" ;;
 esac

@@ -1,10 +1,13 @@
 package io.wecominbox.testsupport;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -13,15 +16,63 @@ import java.util.function.BooleanSupplier;
  * The Liberty server that `mvn verify` created, started and killed the way an operator (or the OOM
  * killer) would: `server start`, `kill -9`; or frozen for a while (SIGSTOP / SIGCONT), as a long GC pause or a
  * stalled VM freezes it. Installs the test deployment (the built WAR + test hooks) through a config drop-in. For the process-level tests that
- * run after Arquillian's server has stopped (failsafe execution crash-tests).
+ * run after Arquillian's server has stopped (failsafe execution crash-tests). One instance per server: the
+ * build's (node 1) or a further node that src/stack/nodes.sh made beside it ({@link #node(int)}).
  */
 public final class LibertyProcess {
 
     private static final String SERVER = System.getProperty("wecom.liberty.server", "wecomInboxTest");
 
     private final Path wlp = StackEnv.buildDir().resolve("liberty/wlp");
-    private final Path serverDir = wlp.resolve("usr/servers/" + SERVER);
-    private final Path appDropIn = serverDir.resolve("configDropins/overrides/crash-test-app.xml");
+    private final String server;
+    private final int httpPort;
+    private final Path serverDir;
+    private final Path appDropIn;
+
+    private volatile Instant killedAt;
+
+    /** The build's server (node 1) on the tests' HTTP port. */
+    public LibertyProcess() {
+        this(SERVER, Integer.parseInt(System.getProperty("wecom.http.port", StackEnv.get("HTTP_PORT", "9080"))));
+    }
+
+    public LibertyProcess(String server, int httpPort) {
+        this.server = server;
+        this.httpPort = httpPort;
+        this.serverDir = wlp.resolve("usr/servers/" + server);
+        this.appDropIn = serverDir.resolve("configDropins/overrides/crash-test-app.xml");
+    }
+
+    /**
+     * Node {@code n} of the stack as src/stack/nodes.sh names and numbers it: server {@code <build's server>n}
+     * on NODE<n>_HTTP_PORT, by default the tests' HTTP port + n - 1 (node 1 is the build's server itself).
+     */
+    public static LibertyProcess node(int n) {
+        LibertyProcess first = new LibertyProcess();
+        if (n == 1) {
+            return first;
+        }
+        String port = System.getenv("NODE" + n + "_HTTP_PORT");
+        return new LibertyProcess(SERVER + n, port != null ? Integer.parseInt(port) : first.httpPort + n - 1);
+    }
+
+    /** When the last {@link #kill()} sent SIGKILL (the process may be seen gone a little later). */
+    public Instant killedAt() {
+        return killedAt;
+    }
+
+    public String serverName() {
+        return server;
+    }
+
+    public int httpPort() {
+        return httpPort;
+    }
+
+    /** This node's readiness, asked directly (not through a load balancer); null when it does not answer. */
+    public HttpResponse<String> readiness() {
+        return Http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/health/ready")).GET());
+    }
 
     public void installApplication() throws IOException {
         Path war = Deployments.applicationFile();
@@ -38,18 +89,27 @@ public final class LibertyProcess {
     }
 
     public void start() throws IOException, InterruptedException {
-        run(wlp.resolve("bin/server").toString(), "start", SERVER);
+        launch();
+        awaitReady();
+    }
+
+    /** `server start`: returns once the JVM runs, before the application is ready (see {@link #awaitReady()}). */
+    public void launch() throws IOException, InterruptedException {
+        run(wlp.resolve("bin/server").toString(), "start", server);
+    }
+
+    public void awaitReady() {
         boolean ready = Poll.until(Duration.ofSeconds(180), () -> {
-            HttpResponse<String> answer = Http.get("/health/ready");
+            HttpResponse<String> answer = readiness();
             return answer != null && answer.statusCode() == 200;
         });
         if (!ready) {
-            throw new IllegalStateException("Liberty not ready; see " + serverDir.resolve("logs/messages.log"));
+            throw new IllegalStateException(server + " not ready; see " + serverDir.resolve("logs/messages.log"));
         }
     }
 
     public void stop() throws IOException, InterruptedException {
-        run(wlp.resolve("bin/server").toString(), "stop", SERVER);
+        run(wlp.resolve("bin/server").toString(), "stop", server);
     }
 
     /** kill -9: no shutdown hook, no transaction completion; in-flight work stays as the kill found it. */
@@ -57,7 +117,12 @@ public final class LibertyProcess {
         long pid = pid();
         ProcessHandle process = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no process " + pid));
         run("kill", "-9", Long.toString(pid));
-        process.onExit().get(30, TimeUnit.SECONDS);
+        killedAt = Instant.now();
+        // not onExit(): for a process that is not our child it polls with a growing back-off, and returned
+        // seconds after the death (a failover test timed "the kill" that late)
+        if (!Poll.until(Duration.ofSeconds(30), () -> !process.isAlive())) {
+            throw new IllegalStateException(server + " (pid " + pid + ") still alive 30 s after kill -9");
+        }
     }
 
     /**
@@ -105,7 +170,7 @@ public final class LibertyProcess {
     }
 
     private long pid() throws IOException {
-        return Long.parseLong(Files.readString(wlp.resolve("usr/servers/.pid/" + SERVER + ".pid")).trim());
+        return Long.parseLong(Files.readString(wlp.resolve("usr/servers/.pid/" + server + ".pid")).trim());
     }
 
     private static void run(String... command) throws IOException, InterruptedException {
