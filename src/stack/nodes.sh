@@ -45,6 +45,7 @@ create() { # N
   [ -f "$SERVER_DIR/server.xml" ] || die "node 1 ($SERVER_DIR) is missing: build first (stack.sh run or mvn verify)"
   [ -f "$SERVER_DIR/server.env" ] || die "node 1 has no server.env yet: run stack.sh services-start first"
   dir=$(node_dir "$n")
+  mkdir -p "$dir" # a fresh build has node 1 only
   for entry in server.xml bootstrap.properties jvm.options configDropins dropins jdbc; do
     link_to_node1 "$dir" "$entry"
   done
