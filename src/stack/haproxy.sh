@@ -129,14 +129,7 @@ start() {
   die "HAProxy did not open $LB_HOST:$LB_PORT within 10 s; see $LOG_FILE"
 }
 
-stop() {
-  pid_alive "$PID_FILE" || { rm -f "$PID_FILE"; return 0; }
-  local pid; pid=$(cat "$PID_FILE")
-  kill -TERM "$pid" 2>/dev/null || true
-  local i; for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
-  rm -f "$PID_FILE"; log "stopped HAProxy"
-}
+stop() { stop_pid_file "$PID_FILE" "HAProxy"; }
 
 # One line per node: its name, state (UP, DOWN, ...) and last check, from the stats page's CSV.
 status() {

@@ -107,6 +107,16 @@ is_local_host() { case "$1" in 127.*|localhost|::1) return 0;; *) return 1;; esa
 
 pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
+# Stops the process of a pid file (TERM, up to 5 s, then KILL) and removes the file.
+stop_pid_file() { # pid-file what
+  pid_alive "$1" || { rm -f "$1"; return 0; }
+  local pid i; pid=$(cat "$1")
+  kill -TERM "$pid" 2>/dev/null || true
+  for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$1"; log "stopped $2"
+}
+
 # For benchmark scripts: `stack.sh run --no-demo` of the checkout $1 in the background (log $2), stopped when
 # the calling script exits; returns once the server answers ready (at most 300 s).
 run_stack_for_bench() {

@@ -53,14 +53,7 @@ start() {
   write_state "" "$REDIS_PORT" false
 }
 
-stop() {
-  pid_alive "$PID_FILE" || { rm -f "$PID_FILE"; return 0; }
-  local pid; pid=$(cat "$PID_FILE")
-  kill -TERM "$pid" 2>/dev/null || true
-  local i; for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
-  rm -f "$PID_FILE"; log "stopped the private Redis"
-}
+stop() { stop_pid_file "$PID_FILE" "the private Redis"; }
 
 case ${1:-start} in
   start) start ;;

@@ -92,7 +92,7 @@ class BrokerFailoverIT {
             double resumedSeconds = secondsSince(killedAt[0]);
 
             List<EventFeed.Sent> sent = feed.awaitDeliveries(sim.longestDelivery().plusSeconds(60));
-            Effects onBackup = settle("broker-failover", sim, sent);
+            Effects onBackup = EffectAudit.settled("broker-failover", sim, sent);
             // before the failback: what the backup's journal held prepared is completed against the backup
             boolean recovered = Poll.until(Duration.ofSeconds(90),
                 () -> Sql.count(PREPARED_HERE) == 0 && BrokerConsole.preparedTransactions() == 0);
@@ -187,16 +187,6 @@ class BrokerFailoverIT {
             new EnvironmentOverrides(StackEnv.wecomEnvironment()));
         return WeComSimulator.builder().config(config).apiPort(FakeWeCom.apiPort())
             .timeScale(timeScale).callbackBase(URI.create(StackEnv.baseUrl() + "/wecom/callback")).build().start();
-    }
-
-    /** Audits until nothing is missing (or 120 s), then once more a little later, so late duplicates show. */
-    private static Effects settle(String name, WeComSimulator sim, List<EventFeed.Sent> sent) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (!EffectAudit.audit(name, sim, sent).missing().isEmpty() && System.nanoTime() < deadline) {
-            Poll.sleep(2000);
-        }
-        Poll.sleep(3000);
-        return EffectAudit.audit(name, sim, sent);
     }
 
     private static double secondsSince(long nanos) {

@@ -11,12 +11,14 @@ import io.wecominbox.simulator.platform.DeliveryOutcome;
 import io.wecominbox.simulator.platform.DeliveryStatus;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.StackEnv;
 import jakarta.json.Json;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -54,6 +56,16 @@ public final class EffectAudit {
     }
 
     private EffectAudit() {
+    }
+
+    /** Audits until nothing is missing (or 120 s), then once more a little later, so late duplicates show. */
+    public static Effects settled(String name, WeComSimulator sim, List<EventFeed.Sent> sent) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (!audit(name, sim, sent).missing().isEmpty() && System.nanoTime() < deadline) {
+            Poll.sleep(2000);
+        }
+        Poll.sleep(3000);
+        return audit(name, sim, sent);
     }
 
     public static Effects audit(String name, WeComSimulator sim, List<EventFeed.Sent> sent) throws SQLException {

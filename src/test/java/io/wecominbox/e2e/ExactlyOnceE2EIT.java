@@ -71,7 +71,7 @@ class ExactlyOnceE2EIT {
             sim.lostAckRate(0);
             sim.slowAckPretendRate(0);
 
-            Effects before = settle("a:duplicate-sources", sim, sent);
+            Effects before = EffectAudit.settled("a:duplicate-sources", sim, sent);
             assertExactlyOnce(before);
 
             // an operator replays the whole batch through dedup: nothing may happen again
@@ -131,7 +131,7 @@ class ExactlyOnceE2EIT {
             long databaseDownMillis = Duration.ofNanos(System.nanoTime() - databaseRestart).toMillis();
             List<EventFeed.Sent> sent = feed.awaitDeliveries(sim.longestDelivery().plusSeconds(60));
 
-            Effects effects = settle("c:broker+database-restart", sim, sent)
+            Effects effects = EffectAudit.settled("c:broker+database-restart", sim, sent)
                 .with("databaseRestartMillis", databaseDownMillis);
             report(effects);
             assertExactlyOnce(effects);
@@ -161,7 +161,7 @@ class ExactlyOnceE2EIT {
             long recoveredInSeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
             List<EventFeed.Sent> sent = feed.awaitDeliveries(sim.longestDelivery().plusSeconds(60));
 
-            Effects effects = settle("b:kill-9", sim, sent).with("inDoubtAtKill(pg)", inDoubtPg)
+            Effects effects = EffectAudit.settled("b:kill-9", sim, sent).with("inDoubtAtKill(pg)", inDoubtPg)
                 .with("inDoubtAtKill(broker)", inDoubtBroker).with("recoveredInSeconds", recoveredInSeconds);
             report(effects);
             // without a branch in doubt at the kill this case would prove nothing about recovery
@@ -180,16 +180,6 @@ class ExactlyOnceE2EIT {
             new EnvironmentOverrides(StackEnv.wecomEnvironment()));
         return WeComSimulator.builder().config(config).apiPort(FakeWeCom.apiPort()).timeScale(timeScale)
             .callbackBase(URI.create(StackEnv.baseUrl() + "/wecom/callback")).build().start();
-    }
-
-    /** Audits until nothing is missing (or 120 s), then once more a little later, so late duplicates show. */
-    private static Effects settle(String name, WeComSimulator sim, List<EventFeed.Sent> sent) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (!EffectAudit.audit(name, sim, sent).missing().isEmpty() && System.nanoTime() < deadline) {
-            Poll.sleep(2000);
-        }
-        Poll.sleep(3000);
-        return EffectAudit.audit(name, sim, sent);
     }
 
     private static void report(Effects effects) {
