@@ -65,8 +65,12 @@ TARGET_PORT=$HTTP_PORT
 NODE_ARGS=()
 if [ "$NODES" -gt 1 ]; then
   TARGET_PORT=${LB_PORT:-$((HTTP_PORT + 2))}
-  curl -fsS "http://127.0.0.1:$TARGET_PORT/health/ready" >/dev/null 2>&1 \
-    || die "no load balancer answers on $TARGET_PORT (INGEST_BENCH_NODES=$NODES wants stack.sh run --nodes $NODES)"
+  # node 1 answers first; the other nodes and HAProxy come after it
+  for i in $(seq 1 300); do
+    curl -fsS "http://127.0.0.1:$TARGET_PORT/health/ready" >/dev/null 2>&1 && break
+    [ "$i" = 300 ] && die "no load balancer answers on $TARGET_PORT (INGEST_BENCH_NODES=$NODES wants stack.sh run --nodes $NODES)"
+    sleep 1
+  done
   for n in $(seq 2 "$NODES"); do
     NODE_ARGS+=(--watch "liberty$n=$(cat "$WLP_DIR/usr/servers/.pid/$LIBERTY_SERVER$n.pid" 2>/dev/null || true)")
   done
