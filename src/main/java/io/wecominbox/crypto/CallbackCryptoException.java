@@ -25,7 +25,9 @@ public class CallbackCryptoException extends Exception {
         /** The 4-byte message length is negative or longer than what follows it. */
         BAD_LENGTH_FIELD,
         /** The trailing receiveId is not the one this app is configured for. */
-        WRONG_RECEIVER
+        WRONG_RECEIVER,
+        /** The decrypted message is not UTF-8 (the protocol says it is). */
+        BAD_MESSAGE_ENCODING
     }
 
     private final Reason reason;

@@ -3,6 +3,8 @@ package io.wecominbox.crypto;
 import io.wecominbox.crypto.CallbackCryptoException.Reason;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -145,7 +147,19 @@ public final class WeComCrypto {
             throw new CallbackCryptoException(Reason.WRONG_RECEIVER,
                     "receiveId in the message does not match the configured one");
         }
-        return new String(plain, HEADER_BYTES, messageLength, StandardCharsets.UTF_8);
+        return utf8(plain, HEADER_BYTES, messageLength);
+    }
+
+    /** Strict: a lenient decoder would turn invalid bytes into U+FFFD, a text the sender never wrote. */
+    private static String utf8(byte[] bytes, int offset, int length) throws CallbackCryptoException {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes, offset, length)).toString();
+        } catch (CharacterCodingException e) {
+            throw new CallbackCryptoException(Reason.BAD_MESSAGE_ENCODING, "decrypted message is not valid UTF-8");
+        }
     }
 
     /**

@@ -15,7 +15,11 @@ import redis.clients.jedis.RedisClient;
 /**
  * The hot tier this node uses: Redis when {@code redis.host} is set (env REDIS_HOST), else in-process.
  * Connection settings come from MicroProfile Config: {@code redis.host}, {@code redis.port},
- * {@code redis.password} (env REDIS_PASSWORD, no default), {@code redis.database}.
+ * {@code redis.password} (env REDIS_PASSWORD, no default), {@code redis.database}, {@code redis.tls}.
+ *
+ * <p>Without a password anyone who can write to that Redis can mark an event done and make a handler skip it:
+ * said at start, and refused outright (claims answer STORE_DOWN, readiness DOWN) when
+ * {@code wecom.dedup.redis.require-auth} is true.
  */
 @ApplicationScoped
 public class ConfiguredHotTier implements HotTier {
@@ -38,6 +42,15 @@ public class ConfiguredHotTier implements HotTier {
     @ConfigProperty(name = "redis.database", defaultValue = "0")
     int database;
 
+    /** TLS to Redis (the server's certificate checked against the JVM's trust store). */
+    @Inject
+    @ConfigProperty(name = "redis.tls", defaultValue = "false")
+    boolean tls;
+
+    @Inject
+    @ConfigProperty(name = "wecom.dedup.redis.require-auth", defaultValue = "false")
+    boolean requireAuth;
+
     /** Short on purpose: a Redis answer takes well under a millisecond; anything slower is a sick Redis. */
     @Inject
     @ConfigProperty(name = "wecom.dedup.hot.timeout", defaultValue = "PT0.25S")
@@ -51,6 +64,7 @@ public class ConfiguredHotTier implements HotTier {
     StoreMetrics storeMetrics;
 
     private HotTier tier;
+    private boolean refused;
     private RedisHotTier redisTier;
     private InProcessHotTier inProcessTier;
 
@@ -63,10 +77,24 @@ public class ConfiguredHotTier implements HotTier {
                 + " protects this node only; the database (cold tier) still protects every node");
             return;
         }
+        String where = "redis " + host.get() + ":" + port + "/" + database;
+        boolean noPassword = password.filter(p -> !p.isBlank()).isEmpty();
+        if (noPassword && requireAuth) {
+            refused = true;
+            tier = new RefusedHotTier(where + " refused: no password while wecom.dedup.redis.require-auth is true");
+            LOG.severe("redis.password (REDIS_PASSWORD) is not set and wecom.dedup.redis.require-auth is true: Redis is"
+                + " not used; each handler's store-down policy applies until a password is configured");
+            return;
+        }
+        if (noPassword) {
+            LOG.warning(where + " is used without a password (REDIS_PASSWORD unset): anyone who can write to it can"
+                + " mark an event done and make a handler skip it. Set one, and wecom.dedup.redis.require-auth=true"
+                + " to refuse a Redis without it");
+        }
         int millis = (int) timeout.toMillis();
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
             .connectionTimeoutMillis(millis).socketTimeoutMillis(millis).database(database)
-            .clientName("wecom-inbox");
+            .clientName("wecom-inbox").ssl(tls);
         password.filter(p -> !p.isBlank()).ifPresent(config::password);
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(32);
@@ -74,7 +102,7 @@ public class ConfiguredHotTier implements HotTier {
         RedisClient client = RedisClient.builder().hostAndPort(host.get(), port).clientConfig(config.build())
             .poolConfig(pool).build();
         redisTier = new RedisHotTier(client, new CircuitBreaker(breakerOpen, System::nanoTime),
-            "redis " + host.get() + ":" + port + "/" + database);
+            where + (tls ? " (TLS)" : "") + (noPassword ? " (no password)" : ""));
         tier = redisTier;
         storeMetrics.breakerState("hot", redisTier::breakerOpen);
         LOG.info("dedup hot tier: " + tier.describe() + (redisTier.ping() ? " (answers)" : " (not answering yet)"));
@@ -112,7 +140,12 @@ public class ConfiguredHotTier implements HotTier {
 
     /** True when the hot tier can take claims now: in-process always, Redis when it answers a PING. */
     public boolean answers() {
-        return redisTier == null || redisTier.ping();
+        return !refused && (redisTier == null || redisTier.ping());
+    }
+
+    /** True when a Redis is configured but may not be used (no password while one is required). */
+    public boolean refused() {
+        return refused;
     }
 
     public boolean isShared() {

@@ -108,7 +108,7 @@ public final class DedupGate {
         }
         if (p.hotClaim == HotClaim.HELD_BY_OTHER && (p.storeSkipped || !policy.usesColdTier())) {
             // Another delivery holds the key and no durable row can say how it ended: wait and see.
-            throw new RejectedForRedelivery("another delivery of " + request.dedupKey() + " is in flight");
+            throw new RejectedForRedelivery("another delivery of the key is in flight", request.dedupKey());
         }
         return doneDisposition(request, p.storeSkipped);
     }
@@ -147,7 +147,7 @@ public final class DedupGate {
             // recorded now: this attempt rolls back, so an after-commit hook would never fire
             dispositions.record(request, Disposition.REJECTED_STORE_DOWN);
             throw new RejectedForRedelivery(tier + " dedup store down and " + request.handler()
-                + " rejects: " + request.dedupKey() + " will be redelivered");
+                + " rejects: the delivery will be redelivered", request.dedupKey());
         }
     }
 

@@ -162,7 +162,9 @@ public class JdbcColdTier implements ColdTier {
             breaker.success();
             return rows == 1 ? ColdClaim.CLAIMED : ColdClaim.DUPLICATE;
         } catch (SQLException e) {
-            throw new DedupStoreException("cold tier: claim of " + record.dedupKey() + " failed", e);
+            // the row id, not the key: keys are made of customers' identifiers and this message is logged
+            throw new DedupStoreException("cold tier: claim for " + record.handler() + " of callback_log "
+                + record.callbackLogId() + " failed", e);
         }
     }
 

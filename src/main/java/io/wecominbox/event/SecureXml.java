@@ -7,6 +7,8 @@ import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.parsers.SAXParser;
+import javax.xml.parsers.SAXParserFactory;
 
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -14,15 +16,18 @@ import org.xml.sax.ErrorHandler;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 import org.xml.sax.SAXParseException;
+import org.xml.sax.XMLReader;
 
 /**
  * The only XML parser for callback bodies. Anyone on the internet reaches it before the signature
- * check, so everything that can reach outside the document (DOCTYPE, entities, DTDs, XInclude) is off.
+ * check, so everything that can reach outside the document (DOCTYPE, entities, DTDs, XInclude) is off, and
+ * what a document may make us build is bounded ({@link XmlLimits}). Nothing here recurses over the input: a
+ * document 100,000 levels deep once overflowed the stack of the recursive text reader and answered 503.
  */
 public final class SecureXml {
 
     /** Real callbacks are a few KB; the cap bounds the work an unsigned body can cost us. */
-    public static final int MAX_CHARS = 256 * 1024;
+    public static final int MAX_CHARS = XmlLimits.CALLBACKS.maxChars();
 
     private static final int MAX_MESSAGE_CHARS = 160;
 
@@ -46,23 +51,34 @@ public final class SecureXml {
     private SecureXml() {
     }
 
-    /** Parses a whole document and returns its root element. */
+    /** Parses a whole document within {@link XmlLimits#CALLBACKS} and returns its root element. */
     public static Element parse(String xml) throws MalformedXmlException {
+        return parse(xml, XmlLimits.CALLBACKS);
+    }
+
+    /**
+     * Parses a whole document and returns its root element.
+     *
+     * @throws XmlLimitExceeded     when the document is larger than {@code limits} in one dimension
+     * @throws MalformedXmlException when it is not well-formed or uses DOCTYPE or entities
+     */
+    public static Element parse(String xml, XmlLimits limits) throws MalformedXmlException {
         if (xml == null || xml.isBlank()) {
             throw new MalformedXmlException("empty XML");
         }
-        if (xml.length() > MAX_CHARS) {
-            throw new MalformedXmlException("XML longer than " + MAX_CHARS + " characters");
+        if (xml.length() > limits.maxChars()) {
+            throw new MalformedXmlException("XML longer than " + limits.maxChars() + " characters");
         }
+        Parser parser = PARSERS.get();
+        BoundedDomBuilder dom = new BoundedDomBuilder(parser.documents.newDocument(), limits);
         try {
-            DocumentBuilder builder = BUILDERS.get();
-            builder.reset();
-            builder.setErrorHandler(FAIL_SILENTLY);
-            // Belt and braces: should any setting above be ignored, nothing external is ever opened.
-            builder.setEntityResolver((publicId, systemId) -> {
-                throw new SAXException("external entity refused");
-            });
-            return builder.parse(new InputSource(new StringReader(xml))).getDocumentElement();
+            XMLReader reader = parser.reader();
+            reader.setContentHandler(dom);
+            reader.setProperty(LEXICAL_HANDLER, dom); // reports CDATA sections, which keep their exact value
+            reader.parse(new InputSource(new StringReader(xml)));
+            return dom.root();
+        } catch (BoundedDomBuilder.LimitReached e) {
+            throw new XmlLimitExceeded(e.limit, e.getMessage());
         } catch (SAXParseException e) {
             throw new MalformedXmlException(shorten("malformed XML at " + e.getLineNumber() + ":"
                     + e.getColumnNumber() + ": " + e.getMessage()));
@@ -83,23 +99,53 @@ public final class SecureXml {
 
     /**
      * An element's value. A list element (children such as {@code <Item>}) gives its items' values joined
-     * with ',' in document order. Otherwise CDATA is kept exactly (that is how WeCom sends values) and
-     * unwrapped text is stripped, since whitespace around it is only formatting.
+     * with ',' in document order; items that are lists themselves add their own items, so the value is that
+     * of every leaf element below, in document order. Otherwise CDATA is kept exactly (that is how WeCom sends
+     * values) and unwrapped text is stripped, since whitespace around it is only formatting. Walks the tree
+     * with a loop, never recursion: an element handed in need not come from {@link #parse}.
      */
     static String textOf(Element element) {
+        if (!hasChildElement(element)) {
+            return leafValue(element);
+        }
         StringBuilder items = new StringBuilder();
+        boolean first = true;
+        Node n = element.getFirstChild();
+        while (n != null) {
+            if (n.getNodeType() == Node.ELEMENT_NODE) {
+                if (hasChildElement(n)) {
+                    n = n.getFirstChild(); // a list inside the list: its items come next, in place
+                    continue;
+                }
+                if (!first) {
+                    items.append(',');
+                }
+                items.append(leafValue((Element) n));
+                first = false;
+            }
+            while (n != element && n.getNextSibling() == null) {
+                n = n.getParentNode();
+            }
+            n = n == element ? null : n.getNextSibling();
+        }
+        return items.toString();
+    }
+
+    private static boolean hasChildElement(Node node) {
+        for (Node n = node.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n.getNodeType() == Node.ELEMENT_NODE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The value of an element without child elements: its CDATA exactly, or its text stripped. */
+    private static String leafValue(Element element) {
         StringBuilder chars = new StringBuilder();
-        boolean hasItems = false;
         boolean hasCdata = false;
         for (Node n = element.getFirstChild(); n != null; n = n.getNextSibling()) {
             switch (n.getNodeType()) {
-                case Node.ELEMENT_NODE -> {
-                    if (hasItems) {
-                        items.append(',');
-                    }
-                    items.append(textOf((Element) n));
-                    hasItems = true;
-                }
                 case Node.CDATA_SECTION_NODE -> {
                     chars.append(n.getNodeValue());
                     hasCdata = true;
@@ -114,44 +160,57 @@ public final class SecureXml {
                 }
             }
         }
-        if (hasItems) {
-            return items.toString();
-        }
         return hasCdata ? chars.toString() : chars.toString().strip();
     }
 
+    private static final String LEXICAL_HANDLER = "http://xml.org/sax/properties/lexical-handler";
+
     /**
-     * One hardened builder per thread, reset before each document: building a factory and a builder per
-     * document cost a third of the ingest's CPU (docs/benchmarks.md). Builders are not thread-safe, so never
-     * shared; reset() returns one to the factory's hardened settings.
+     * One hardened SAX parser per thread, reset before each document: building a factory and a parser per
+     * document cost a third of the ingest's CPU (docs/benchmarks.md). Parsers are not thread-safe, so never
+     * shared; reset() returns one to the factory's hardened settings. The document builder only makes empty
+     * documents for {@link BoundedDomBuilder} to fill; it never parses.
      */
-    private static final ThreadLocal<DocumentBuilder> BUILDERS = ThreadLocal.withInitial(() -> {
+    private static final ThreadLocal<Parser> PARSERS = ThreadLocal.withInitial(() -> {
         try {
-            return hardenedFactory().newDocumentBuilder();
-        } catch (ParserConfigurationException e) {
+            return new Parser(hardenedSaxFactory().newSAXParser(),
+                    DocumentBuilderFactory.newDefaultInstance().newDocumentBuilder());
+        } catch (ParserConfigurationException | SAXException e) {
             throw new IllegalStateException("XML parser cannot be hardened", e);
         }
     });
 
-    private static DocumentBuilderFactory hardenedFactory() {
-        DocumentBuilderFactory f = DocumentBuilderFactory.newDefaultInstance();
+    private record Parser(SAXParser sax, DocumentBuilder documents) {
+
+        XMLReader reader() throws SAXException {
+            sax.reset();
+            sax.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+            sax.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+            XMLReader reader = sax.getXMLReader();
+            reader.setErrorHandler(FAIL_SILENTLY);
+            // Belt and braces: should any setting above be ignored, nothing external is ever opened.
+            reader.setEntityResolver((publicId, systemId) -> {
+                throw new SAXException("external entity refused");
+            });
+            return reader;
+        }
+    }
+
+    private static SAXParserFactory hardenedSaxFactory() {
+        SAXParserFactory f = SAXParserFactory.newDefaultInstance();
         try {
             f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
             f.setFeature("http://xml.org/sax/features/external-general-entities", false);
             f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
             f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
             f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-        } catch (ParserConfigurationException e) {
+        } catch (ParserConfigurationException | SAXException e) {
             // Fail closed: never fall back to a parser we could not harden.
             throw new IllegalStateException("XML parser cannot be hardened", e);
         }
-        f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-        f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
         f.setXIncludeAware(false);
-        f.setExpandEntityReferences(false);
         f.setNamespaceAware(false);
         f.setValidating(false);
-        f.setIgnoringComments(true);
         return f;
     }
 

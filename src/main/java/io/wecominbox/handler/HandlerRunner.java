@@ -12,6 +12,7 @@ import io.wecominbox.dedup.PolicyResolver;
 import io.wecominbox.dedup.RejectedForRedelivery;
 import io.wecominbox.event.MalformedXmlException;
 import io.wecominbox.event.WeComEvent;
+import io.wecominbox.logging.Redacted;
 import io.wecominbox.relationship.RelationshipGenerations;
 import io.wecominbox.relationship.RelationshipKey;
 import jakarta.annotation.PostConstruct;
@@ -88,7 +89,7 @@ public class HandlerRunner {
                 // the broker's divert filters on the same types; this is the second line (a replay, a wrong divert)
                 metrics.counter("wecom.handler.unsubscribed", new Tag("handler", handler.name())).inc();
                 LOG.info(handler.name() + " does not take event type " + d.eventType() + ": acknowledged "
-                    + d.eventKey() + " without effect");
+                    + ref(d) + " without effect");
             } else {
                 delivered.add(d);
             }
@@ -120,13 +121,13 @@ public class HandlerRunner {
             }
         } catch (RejectedForRedelivery rejected) {
             transaction.setRollbackOnly();
-            LOG.info(rejected.getMessage() + " (batch of " + batch.size() + ", delivery "
-                + QueuedMessages.deliveryCount(message) + ")");
+            LOG.info(handler.name() + ": " + rejected.getMessage() + " (key " + Redacted.id(rejected.key())
+                + ", batch of " + batch.size() + ", delivery " + QueuedMessages.deliveryCount(message) + ")");
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new HandlerFailedException(handler.name() + " failed on a batch of " + batch.size()
-                + (requests.isEmpty() ? "" : " from " + requests.get(0).dedupKey()), e);
+                + (keyed.isEmpty() ? "" : " from " + ref(keyed.get(0))), e);
         }
     }
 
@@ -141,7 +142,7 @@ public class HandlerRunner {
         }
         RelationshipKey key = relationships.keyFor(d.app(), parse(d));
         if (key.kind() == RelationshipKey.Kind.STALE) {
-            LOG.info(handler.name() + ": pulled record " + d.eventKey() + " is contradicted by a newer"
+            LOG.info(handler.name() + ": pulled record " + ref(d) + " is contradicted by a newer"
                 + " delete we hold (stale): acknowledged without effect");
             return null;
         }
@@ -159,11 +160,16 @@ public class HandlerRunner {
             d.callbackLogId(), d.deliveryCount(), d.plaintext(), parse(d));
     }
 
+    /** A message for a log line: its callback_log row (0 for a pulled record) and its key's tag, never the key. */
+    private static String ref(EventMessage d) {
+        return "callback_log " + d.callbackLogId() + " (key " + Redacted.id(d.eventKey()) + ")";
+    }
+
     private static WeComEvent parse(EventMessage delivered) {
         try {
             return WeComEvent.parse(delivered.plaintext());
         } catch (MalformedXmlException e) {
-            throw new IllegalStateException("event " + delivered.eventKey() + " does not parse", e);
+            throw new IllegalStateException("event " + ref(delivered) + " does not parse", e);
         }
     }
 }

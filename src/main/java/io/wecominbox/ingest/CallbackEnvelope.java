@@ -15,8 +15,7 @@ public record CallbackEnvelope(String toUserName, String agentId, String encrypt
         try {
             root = SecureXml.parse(body);
         } catch (MalformedXmlException e) {
-            throw new CallbackRejected(isForbiddenConstruct(e) ? Rejection.FORBIDDEN_XML : Rejection.MALFORMED_XML,
-                    e.getMessage());
+            throw XmlRejections.of(e, isForbiddenConstruct(e) ? Rejection.FORBIDDEN_XML : Rejection.MALFORMED_XML);
         }
         String encrypt = SecureXml.childText(root, "Encrypt");
         if (encrypt == null || encrypt.isBlank()) {

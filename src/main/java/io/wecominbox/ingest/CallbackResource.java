@@ -1,5 +1,8 @@
 package io.wecominbox.ingest;
 
+import io.wecominbox.ErrorBody;
+import io.wecominbox.wecom.WeComApp;
+import io.wecominbox.wecom.WeComApps;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -13,9 +16,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.logging.Level;
@@ -79,20 +80,21 @@ public class CallbackResource {
     @POST
     @Consumes(MediaType.WILDCARD)
     public Response deliver(@PathParam("app") String name, @Context UriInfo uri,
-                            @Context HttpServletRequest request, InputStream body) throws IOException {
+                            @Context HttpServletRequest request, InputStream body) {
         long started = System.nanoTime();
         OffsetDateTime receivedAt = OffsetDateTime.now(clock);
         try {
             WeComApp app = resolve(name);
             CallbackQuery query = CallbackQuery.parse(uri.getRequestUri().getRawQuery());
-            byte[] bytes = CappedBody.read(body, request.getContentLengthLong(), settings.maxBodyBytes());
-            OpenedCallback callback = verifier.open(app, query, new String(bytes, StandardCharsets.UTF_8));
+            byte[] bytes = CappedBody.read(body, request.getContentLengthLong(), settings.maxBodyBytes(),
+                    settings.bodyTimeout());
+            OpenedCallback callback = verifier.open(app, query, bytes);
             keep(IncomingDelivery.of(callback, receivedAt, request.getRemoteAddr()));
             metrics.accepted(app.name(), callback.event().typeName(), System.nanoTime() - started);
             return Response.ok(SUCCESS, MediaType.TEXT_PLAIN_TYPE).build();
         } catch (CallbackRejected rejected) {
             return reject(name, rejected, request, started);
-        } catch (IOException | RuntimeException failure) {
+        } catch (RuntimeException failure) {
             // escapes to the 503 mapper; counted here because only here the time and the app are known
             metrics.failed(configuredOrUnknown(name), System.nanoTime() - started);
             throw failure;
@@ -111,7 +113,7 @@ public class CallbackResource {
             if (!notStored.databaseUnavailable()) {
                 throw notStored;
             }
-            parked.park(delivery);
+            parked.park(delivery, notStored.possiblyStoredAs());
         }
     }
 
@@ -133,7 +135,8 @@ public class CallbackResource {
         Response.ResponseBuilder response = Response.status(rejection.status())
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(new ErrorBody(rejection.code(), rejection.reason()));
-        if (rejection == Rejection.BODY_TOO_LARGE) {
+        if (rejection == Rejection.BODY_TOO_LARGE || rejection == Rejection.BODY_TOO_SLOW
+                || rejection == Rejection.BODY_INCOMPLETE) {
             response.header("Connection", "close"); // the unread rest of the body must not be parsed as a request
         }
         return response.build();

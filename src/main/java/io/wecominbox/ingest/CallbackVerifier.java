@@ -3,6 +3,7 @@ package io.wecominbox.ingest;
 import io.wecominbox.crypto.CallbackCryptoException;
 import io.wecominbox.event.MalformedXmlException;
 import io.wecominbox.event.WeComEvent;
+import io.wecominbox.wecom.WeComApp;
 
 /**
  * Everything between "bytes arrived" and "this is an authentic event": query parameters, outer XML,
@@ -28,6 +29,12 @@ public final class CallbackVerifier {
         return echo;
     }
 
+    /** POST event as it arrived: bytes that are not UTF-8 are refused before anything reads them. */
+    public OpenedCallback open(WeComApp app, CallbackQuery query, byte[] body) throws CallbackRejected {
+        query.requireSignatureParameters();
+        return open(app, query, StrictUtf8.decode(body));
+    }
+
     /** POST event: the envelope is parsed first (the signature covers its Encrypt value). */
     public OpenedCallback open(WeComApp app, CallbackQuery query, String body) throws CallbackRejected {
         query.requireSignatureParameters();
@@ -38,7 +45,7 @@ public final class CallbackVerifier {
         try {
             return new OpenedCallback(app, query, body, envelope, plaintext, WeComEvent.parse(plaintext));
         } catch (MalformedXmlException e) {
-            throw new CallbackRejected(Rejection.MALFORMED_EVENT, e.getMessage());
+            throw XmlRejections.of(e, Rejection.MALFORMED_EVENT);
         }
     }
 
@@ -57,6 +64,7 @@ public final class CallbackVerifier {
             case BAD_PADDING -> Rejection.BAD_PADDING;
             case BAD_CIPHERTEXT_LENGTH, BAD_LENGTH_FIELD -> Rejection.BAD_CIPHERTEXT;
             case WRONG_RECEIVER -> Rejection.WRONG_RECEIVER;
+            case BAD_MESSAGE_ENCODING -> Rejection.BAD_ENCODING;
         };
     }
 }

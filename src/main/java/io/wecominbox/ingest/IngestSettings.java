@@ -9,14 +9,30 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class IngestSettings {
 
+    static final String DEFAULT_TIMESTAMP_WINDOW_SECONDS = "300";
+
     /** Real callbacks are a few KB; the cap bounds what an unsigned request can make us hold. */
     @Inject
     @ConfigProperty(name = "wecom.ingest.max-body-bytes", defaultValue = "65536")
     int maxBodyBytes;
 
-    /** 0 = off. When on, keep it well above WeCom's ~90 s late retry, which re-sends the same timestamp. */
+    /**
+     * The whole body must arrive within this long. WeCom sends a few KB at once and gives up on the answer after
+     * 5 s, so a body still trickling in later is not a delivery anyone waits for; cutting it frees its thread.
+     */
     @Inject
-    @ConfigProperty(name = "wecom.ingest.timestamp-window-seconds", defaultValue = "0")
+    @ConfigProperty(name = "wecom.ingest.body-timeout-millis", defaultValue = "5000")
+    long bodyTimeoutMillis;
+
+    /**
+     * How far a signed request's timestamp may be from our clock, either way; 0 turns the replay guard off.
+     * 300 s: WeCom's last retry comes ~84-90 s after the first delivery and may carry the first delivery's
+     * timestamp (byte-identical re-sends are observed; fresh stamps are not documented), which leaves 210 s for
+     * the two clocks to disagree: far beyond NTP-kept clocks, tight enough that a captured request is useless
+     * within minutes. Five minutes is also the tolerance other signed webhooks use (Slack, Stripe).
+     */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.timestamp-window-seconds", defaultValue = DEFAULT_TIMESTAMP_WINDOW_SECONDS)
     long timestampWindowSeconds;
 
     @Inject
@@ -52,6 +68,10 @@ public class IngestSettings {
 
     public int maxBodyBytes() {
         return Math.max(1024, maxBodyBytes);
+    }
+
+    public Duration bodyTimeout() {
+        return Duration.ofMillis(Math.max(500, bodyTimeoutMillis));
     }
 
     public Duration timestampWindow() {

@@ -2,6 +2,7 @@ package io.wecominbox.ingest;
 
 import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.WeComEvent;
+import io.wecominbox.wecom.WeComApp;
 
 /**
  * A POSTed callback that passed every check: signed by the app's token, decrypted with its key, addressed to

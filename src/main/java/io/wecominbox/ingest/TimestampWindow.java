@@ -4,9 +4,11 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * Optional replay guard: refuses a signed request whose {@code timestamp} is further than {@code maxSkew} from
- * our clock. Off when maxSkew is zero (the default): WeCom re-sends byte-identical retries up to ~90 s later,
- * and the official test vectors are from 2014, so a window must be generous and deliberate.
+ * Replay guard: refuses a signed request whose {@code timestamp} is further than {@code maxSkew} from our clock,
+ * either way. Without it a captured request (a proxy log, a mirror) stays valid forever. Inside the window a
+ * request identical to an earlier one may be WeCom's own retry, so it is taken like any delivery. The window
+ * must admit WeCom's late retry, which may carry the first delivery's timestamp, plus clock skew
+ * ({@link IngestSettings#timestampWindow()}); zero turns the guard off.
  */
 public final class TimestampWindow {
 
@@ -36,9 +38,11 @@ public final class TimestampWindow {
         } catch (NumberFormatException e) {
             throw new CallbackRejected(Rejection.BAD_QUERY, "timestamp is not a number");
         }
-        long skew = Math.abs(clock.instant().getEpochSecond() - seconds);
-        if (skew > maxSkew.toSeconds()) {
-            throw new CallbackRejected(Rejection.STALE_TIMESTAMP, "timestamp " + skew + " s away from our clock");
+        long ahead = clock.instant().getEpochSecond() - seconds; // > 0: the request is older than our clock says
+        if (Math.abs(ahead) > maxSkew.toSeconds()) {
+            // the sample tells an operator which way a wrong clock is off (docs/operations.md, "Replay window")
+            throw new CallbackRejected(Rejection.STALE_TIMESTAMP, "timestamp " + Math.abs(ahead) + " s "
+                    + (ahead > 0 ? "behind" : "ahead of") + " our clock (window " + maxSkew.toSeconds() + " s)");
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.wecominbox.ops;
 
-import io.wecominbox.ingest.ErrorBody;
+import io.wecominbox.ErrorBody;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;

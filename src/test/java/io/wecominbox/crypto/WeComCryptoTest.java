@@ -202,6 +202,15 @@ class WeComCryptoTest {
     }
 
     @Test
+    void rejectsAMessageThatIsNotUtf8InsteadOfReplacingItsBytes() throws Exception {
+        byte[] message = {'<', 'x', '>', (byte) 0xFF, '<', '/', 'x', '>'};
+        byte[] corp = CORP.getBytes(StandardCharsets.UTF_8);
+        byte[] plain = Pkcs7Padding32.pad(ByteBuffer.allocate(20 + message.length + corp.length)
+                .put(PREFIX).putInt(message.length).put(message).put(corp).array());
+        assertReason(Reason.BAD_MESSAGE_ENCODING, () -> crypto.decrypt(TestCiphers.encryptRaw(KEY, plain)));
+    }
+
+    @Test
     void rejectsNegativeLengthField() throws Exception {
         byte[] plain = Pkcs7Padding32.pad(plaintext(-1, "abc" + CORP, 0));
         assertReason(Reason.BAD_LENGTH_FIELD, () -> crypto.decrypt(TestCiphers.encryptRaw(KEY, plain)));

@@ -131,6 +131,50 @@ class CallbackRejectionIT {
         }
     }
 
+    @Test
+    void aSignedDeliveryStampedADayAgoIsRefusedAsStaleWhileWeComsLateRetryIsStillTaken() throws Exception {
+        long now = Instant.now().getEpochSecond();
+        SignedCallbacks.Wire replayed = wecom.postStampedAt(event, now - 24 * 3600);
+        assertRefused(401, "stale_timestamp", "customer", replayed.query(), replayed.body());
+        // WeCom's last retry comes ~90 s after the first delivery, possibly with its timestamp: still accepted
+        String lateRetry = SampleEvents.textMessage("78" + System.nanoTime(), "late retry");
+        SignedCallbacks.Wire late = wecom.postStampedAt(lateRetry, now - 95);
+        assertEquals(200, client.post("customer", late.query(), late.body()).statusCode());
+    }
+
+    @Test
+    void hostileXmlGetsItsOwn400AndTheNextGoodDeliveryIsTaken() throws Exception {
+        SignedCallbacks.Wire good = wecom.post(event);
+        int levels = 8_000; // deep enough to overflow a recursive reader, small enough for the 64 KiB body cap
+        String deep = "<xml>" + "<a>".repeat(levels) + "</a>".repeat(levels) + "</xml>";
+        assertRefused(400, "xml_too_deep", "customer", good.query(), deep);
+        assertRefused(400, "xml_too_many_elements", "customer", good.query(),
+                "<xml><Encrypt>x</Encrypt>" + "<b/>".repeat(12_000) + "</xml>");
+        StringBuilder attributes = new StringBuilder("<xml");
+        for (int i = 0; i < 40; i++) {
+            attributes.append(" a").append(i).append("=\"v\"");
+        }
+        assertRefused(400, "xml_too_many_attributes", "customer", good.query(),
+                attributes.append("><Encrypt>x</Encrypt></xml>").toString());
+        SignedCallbacks.Wire signedDeep = wecom.post("<xml>" + "<a>".repeat(2_000) + "</a>".repeat(2_000) + "</xml>");
+        assertRefused(400, "xml_too_deep", "customer", signedDeep.query(), signedDeep.body());
+    }
+
+    @Test
+    void aBodyThatIsNotUtf8Is400BadEncoding() throws Exception {
+        SignedCallbacks.Wire good = wecom.post(event);
+        byte[] body = good.body().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] broken = java.util.Arrays.copyOf(body, body.length + 2);
+        // an invalid UTF-8 sequence (0xC3 then a byte that cannot continue it) inside the element's text
+        int at = good.body().indexOf("</ToUserName>");
+        System.arraycopy(body, at, broken, at + 2, body.length - at);
+        broken[at] = (byte) 0xC3;
+        broken[at + 1] = (byte) 0x28;
+        HttpResponse<String> response = client.postChunked("customer", good.query(), broken);
+        assertEquals(400, response.statusCode(), response.body());
+        assertTrue(response.body().contains("\"error\":\"bad_encoding\""), response.body());
+    }
+
     private HttpResponse<String> assertRefused(int status, String code, String auditApp, String query, String body)
             throws Exception {
         return assertRefused(status, code, auditApp, "customer", query, body);

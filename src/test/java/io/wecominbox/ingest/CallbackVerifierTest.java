@@ -7,10 +7,14 @@ import io.wecominbox.crypto.CallbackCryptoException;
 import io.wecominbox.crypto.EncodingAesKeys;
 import io.wecominbox.crypto.WeComCrypto;
 import io.wecominbox.event.SampleEvents;
+import io.wecominbox.wecom.WeComApp;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,21 +36,34 @@ class CallbackVerifierTest {
     private static final SignedCallbacks WECOM = new SignedCallbacks(TOKEN, KEY, SampleEvents.CORP_ID, SampleEvents.AGENT_ID);
     private static final String EVENT = SampleEvents.textMessage("4561255354251345929", "hello");
 
-    private final CallbackVerifier verifier = new CallbackVerifier(TimestampWindow.off(Clock.systemUTC()));
+    // The replay guard as deployed (on, default width); requests from SignedCallbacks are stamped now.
+    private static final Duration DEFAULT_WINDOW =
+            Duration.ofSeconds(Long.parseLong(IngestSettings.DEFAULT_TIMESTAMP_WINDOW_SECONDS));
+    private final CallbackVerifier verifier = new CallbackVerifier(new TimestampWindow(Clock.systemUTC(), DEFAULT_WINDOW));
+    // The official vector was signed in 2014: with the clock moved to a minute after its timestamp it is fresh.
+    private final CallbackVerifier whenTheVectorWasSigned = new CallbackVerifier(new TimestampWindow(
+            Clock.fixed(Instant.ofEpochSecond(1_409_659_589L + 60), ZoneOffset.UTC), DEFAULT_WINDOW));
 
     @Test
     void officialVectorPassesUrlVerificationWithEncodedOrRawPlus() throws Exception {
         String encoded = SignedCallbacks.encode(OFFICIAL_ECHOSTR);
-        assertEquals("1616140317555161061", verifier.verifyUrl(OFFICIAL, CallbackQuery.parse(OFFICIAL_SIGNED + encoded)));
         assertEquals("1616140317555161061",
-                verifier.verifyUrl(OFFICIAL, CallbackQuery.parse(OFFICIAL_SIGNED + OFFICIAL_ECHOSTR)));
+                whenTheVectorWasSigned.verifyUrl(OFFICIAL, CallbackQuery.parse(OFFICIAL_SIGNED + encoded)));
+        assertEquals("1616140317555161061",
+                whenTheVectorWasSigned.verifyUrl(OFFICIAL, CallbackQuery.parse(OFFICIAL_SIGNED + OFFICIAL_ECHOSTR)));
+    }
+
+    @Test
+    void officialVectorIsAReplayTodayAndRefusedAsStale() {
+        assertEquals(Rejection.STALE_TIMESTAMP, assertThrows(CallbackRejected.class, () -> verifier.verifyUrl(OFFICIAL,
+                CallbackQuery.parse(OFFICIAL_SIGNED + SignedCallbacks.encode(OFFICIAL_ECHOSTR)))).rejection());
     }
 
     @Test
     void officialVectorWithAPlusTurnedIntoASpaceIsRefused() {
         String spaced = OFFICIAL_ECHOSTR.replace('+', ' ').replace(" ", "%20");
         assertEquals(Rejection.BAD_SIGNATURE, assertThrows(CallbackRejected.class,
-                () -> verifier.verifyUrl(OFFICIAL, CallbackQuery.parse(OFFICIAL_SIGNED + spaced))).rejection());
+                () -> whenTheVectorWasSigned.verifyUrl(OFFICIAL, CallbackQuery.parse(OFFICIAL_SIGNED + spaced))).rejection());
     }
 
     @Test
@@ -119,20 +136,85 @@ class CallbackVerifierTest {
     }
 
     @Test
-    void timestampWindowIsOffByDefaultAndRefusesOnlyOldSignedRequestsWhenOn() throws Exception {
+    void bodyBytesThatAreNotUtf8Are400NotReplacedAndPassedOn() {
         SignedCallbacks.Wire wire = WECOM.post(EVENT);
-        Clock tenMinutesLater = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(10));
-        verifier.open(APP, CallbackQuery.parse(wire.query()), wire.body());
-        new CallbackVerifier(new TimestampWindow(tenMinutesLater, Duration.ofMinutes(15)))
+        byte[] body = wire.body().getBytes(StandardCharsets.UTF_8);
+        for (byte[] bad : List.of(new byte[] {(byte) 0xC3}, new byte[] {(byte) 0xFF}, new byte[] {(byte) 0xED,
+                (byte) 0xA0, (byte) 0x80}, new byte[] {(byte) 0xC0, (byte) 0xAF})) {
+            byte[] tampered = ByteBuffer.allocate(body.length + bad.length).put(body, 0, 5).put(bad)
+                    .put(body, 5, body.length - 5).array(); // after "<xml>"
+            assertEquals(Rejection.BAD_ENCODING, assertThrows(CallbackRejected.class,
+                    () -> verifier.open(APP, CallbackQuery.parse(wire.query()), tampered)).rejection());
+        }
+    }
+
+    @Test
+    void utf8BodyBytesOpenAsBefore() throws Exception {
+        SignedCallbacks.Wire wire = WECOM.post(SampleEvents.textMessage("4561255354251345930", "你好 😀"));
+        OpenedCallback opened = verifier.open(APP, CallbackQuery.parse(wire.query()),
+                wire.body().getBytes(StandardCharsets.UTF_8));
+        assertEquals("你好 😀", opened.event().field("Content"));
+    }
+
+    @Test
+    void aSignedMessageThatIsNotUtf8Is400() {
+        // ISO-8859-1 makes 'ÿ' the single byte 0xFF, which never occurs in UTF-8
+        byte[] message = "<xml><MsgType>text</MsgType><Content>\u00ff</Content></xml>"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        SignedCallbacks.Wire wire = WECOM.postEncrypt(WECOM.encryptBytes(message));
+        assertRejected(Rejection.BAD_ENCODING, wire.query(), wire.body());
+    }
+
+    @Test
+    void hostileEnvelopesGetTheirOwn400() {
+        String query = WECOM.post(EVENT).query();
+        assertRejected(Rejection.XML_TOO_DEEP, query, "<xml>" + "<a>".repeat(20_000) + "</xml>");
+        assertRejected(Rejection.XML_TOO_MANY_ELEMENTS, query, "<xml>" + "<a/>".repeat(12_000) + "</xml>");
+        assertRejected(Rejection.XML_TOO_MANY_ATTRIBUTES, query, "<xml" + attributes(40) + "/>");
+        assertRejected(Rejection.XML_TEXT_TOO_LONG, query, "<xml><Encrypt>" + "A".repeat(200_000) + "</Encrypt></xml>");
+    }
+
+    @Test
+    void aSignedButDeeplyNestedMessageIs400WithItsReason() {
+        SignedCallbacks.Wire wire = WECOM.post("<xml>" + "<a>".repeat(10_000) + "</a>".repeat(10_000) + "</xml>");
+        assertRejected(Rejection.XML_TOO_DEEP, wire.query(), wire.body());
+    }
+
+    private static String attributes(int n) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            out.append(" a").append(i).append("=\"1\"");
+        }
+        return out.toString();
+    }
+
+    @Test
+    void aSignedPostReplayedADayLaterIsRefusedAndWeComsLateRetryIsNot() throws Exception {
+        SignedCallbacks.Wire wire = WECOM.post(EVENT);
+        Clock retryTime = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(90));
+        new CallbackVerifier(new TimestampWindow(retryTime, DEFAULT_WINDOW))
                 .open(APP, CallbackQuery.parse(wire.query()), wire.body());
-        CallbackVerifier strict = new CallbackVerifier(new TimestampWindow(tenMinutesLater, Duration.ofMinutes(5)));
+        Clock nextDay = Clock.offset(Clock.systemUTC(), Duration.ofDays(1));
+        CallbackVerifier aDayLater = new CallbackVerifier(new TimestampWindow(nextDay, DEFAULT_WINDOW));
         assertEquals(Rejection.STALE_TIMESTAMP, assertThrows(CallbackRejected.class,
-                () -> strict.open(APP, CallbackQuery.parse(wire.query()), wire.body())).rejection());
-        // The official vector is from 2014: accepted only while the window is off.
-        Clock now = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
-        CallbackVerifier windowed = new CallbackVerifier(new TimestampWindow(now, Duration.ofMinutes(5)));
-        assertEquals(Rejection.STALE_TIMESTAMP, assertThrows(CallbackRejected.class, () -> windowed.verifyUrl(OFFICIAL,
-                CallbackQuery.parse(OFFICIAL_SIGNED + SignedCallbacks.encode(OFFICIAL_ECHOSTR)))).rejection());
+                () -> aDayLater.open(APP, CallbackQuery.parse(wire.query()), wire.body())).rejection());
+    }
+
+    @Test
+    void aRequestSignedADayAgoIsRefusedNow() {
+        SignedCallbacks.Wire captured = WECOM.postStampedAt(EVENT, System.currentTimeMillis() / 1000 - 86_400);
+        assertRejected(Rejection.STALE_TIMESTAMP, captured.query(), captured.body());
+    }
+
+    @Test
+    void onlyAuthenticRequestsCountAsStale() {
+        // an old timestamp with a forged signature is a bad signature: the window is checked after it
+        SignedCallbacks.Wire wire = WECOM.post(EVENT);
+        String forged = wire.query().replaceFirst("msg_signature=[0-9a-f]", "msg_signature=z");
+        CallbackVerifier aDayLater = new CallbackVerifier(
+                new TimestampWindow(Clock.offset(Clock.systemUTC(), Duration.ofDays(1)), DEFAULT_WINDOW));
+        assertEquals(Rejection.BAD_SIGNATURE, assertThrows(CallbackRejected.class,
+                () -> aDayLater.open(APP, CallbackQuery.parse(forged), wire.body())).rejection());
     }
 
     @ParameterizedTest

@@ -5,8 +5,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import javax.sql.DataSource;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
@@ -16,7 +14,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class AckPathReadinessCheck implements HealthCheck {
+public class AckPathReadinessCheck implements DetailedHealthCheck {
 
     static final String NAME = "ack-path";
 
@@ -30,22 +28,22 @@ public class AckPathReadinessCheck implements HealthCheck {
     private ProbedInBackground background;
 
     @Override
-    public HealthCheckResponse call() {
+    public HealthFinding finding() {
         return background.latest(NAME, this::probe);
     }
 
-    HealthCheckResponse probe() {
-        var response = HealthCheckResponse.named(NAME);
+    HealthFinding probe() {
+        var finding = HealthFinding.named(NAME);
         String databaseError = databaseError();
         if (databaseError == null) {
-            return response.up().withData("stores", "callback_log").build();
+            return finding.detail("stores", "callback_log").up();
         }
         String brokerFailure = broker.failure();
         if (brokerFailure == null) {
-            return response.up().withData("stores", "broker queue wecom.ingest.pending until the database is back")
-                .withData("database", databaseError).build();
+            return finding.detail("stores", "broker queue wecom.ingest.pending until the database is back")
+                .detail("database", databaseError).up();
         }
-        return response.down().withData("database", databaseError).withData("broker", brokerFailure).build();
+        return finding.detail("database", databaseError).detail("broker", brokerFailure).down("nowhere_to_store");
     }
 
     private String databaseError() {

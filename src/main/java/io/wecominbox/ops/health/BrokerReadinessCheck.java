@@ -3,8 +3,6 @@ package io.wecominbox.ops.health;
 import io.wecominbox.relay.PublicationRelay;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
@@ -13,7 +11,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class BrokerReadinessCheck implements HealthCheck {
+public class BrokerReadinessCheck implements DetailedHealthCheck {
 
     @Inject
     private BrokerRoundTrip broker;
@@ -25,20 +23,21 @@ public class BrokerReadinessCheck implements HealthCheck {
     private ProbedInBackground background;
 
     @Override
-    public HealthCheckResponse call() {
+    public HealthFinding finding() {
         return background.latest("broker", this::probe);
     }
 
-    HealthCheckResponse probe() {
+    HealthFinding probe() {
         PublicationRelay.Status relayed = relay.status();
-        var response = HealthCheckResponse.named("broker")
-            .withData("unpublished", relayed.backlog())
-            .withData("oldestUnpublishedSeconds", Math.round(relayed.oldestUnpublishedSeconds()));
+        var finding = HealthFinding.named("broker")
+            .detail("unpublished", relayed.backlog())
+            .detail("oldestUnpublishedSeconds", Math.round(relayed.oldestUnpublishedSeconds()));
         String failure = broker.failure();
         if (failure == null) {
-            return response.up().build();
+            return finding.up();
         }
-        return response.down().withData("error", failure)
-            .withData("ackPath", "see check ack-path: callbacks wait in callback_log while the broker is away").build();
+        return finding.detail("error", failure)
+            .detail("ackPath", "see check ack-path: callbacks wait in callback_log while the broker is away")
+            .down("unreachable");
     }
 }

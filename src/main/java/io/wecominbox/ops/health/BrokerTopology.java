@@ -23,10 +23,13 @@ public record BrokerTopology(Map<String, String> queues, List<Divert> diverts) {
     public record Divert(String name, String address, String forwardingAddress, String filter) {
     }
 
+    /** What the management role must be allowed to read (src/main/broker/wecom-inbox-management.xml). */
+    public static final List<String> QUEUE_ATTRIBUTES = List.of("Durable");
+    public static final List<String> DIVERT_ATTRIBUTES = List.of("UniqueName", "Address", "ForwardingAddress", "Filter");
+
     /** Two reads: every queue's MBean name, every divert's routing attributes. */
     static BrokerTopology read(JolokiaClient jolokia) throws IOException, InterruptedException {
-        return parse(jolokia.read(QUEUES, List.of("Durable")), jolokia.read(DIVERTS,
-                List.of("UniqueName", "Address", "ForwardingAddress", "Filter")));
+        return parse(jolokia.read(QUEUES, QUEUE_ATTRIBUTES), jolokia.read(DIVERTS, DIVERT_ATTRIBUTES));
     }
 
     static BrokerTopology parse(String queuesJson, String divertsJson) throws IOException {

@@ -5,14 +5,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import javax.sql.DataSource;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /** Ready only if a pooled connection to PostgreSQL answers a validity check within 2 s. */
 @Readiness
 @ApplicationScoped
-public class DatabaseReadinessCheck implements HealthCheck {
+public class DatabaseReadinessCheck implements DetailedHealthCheck {
 
     @Resource(lookup = "jdbc/wecom")
     private DataSource dataSource;
@@ -21,16 +19,16 @@ public class DatabaseReadinessCheck implements HealthCheck {
     private ProbedInBackground background;
 
     @Override
-    public HealthCheckResponse call() {
+    public HealthFinding finding() {
         return background.latest("database", this::probe);
     }
 
-    HealthCheckResponse probe() {
-        var response = HealthCheckResponse.named("database");
+    HealthFinding probe() {
+        var finding = HealthFinding.named("database");
         try (Connection connection = dataSource.getConnection()) {
-            return response.status(connection.isValid(2)).build();
+            return finding.status(connection.isValid(2), "not_valid");
         } catch (Exception e) {
-            return response.down().withData("error", e.getClass().getSimpleName()).build();
+            return finding.detail("error", e.getClass().getSimpleName()).down("unreachable");
         }
     }
 }

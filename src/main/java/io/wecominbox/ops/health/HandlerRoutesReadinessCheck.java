@@ -14,9 +14,6 @@ import jakarta.jms.Topic;
 import java.util.Optional;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
@@ -28,7 +25,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class HandlerRoutesReadinessCheck implements HealthCheck {
+public class HandlerRoutesReadinessCheck implements DetailedHealthCheck {
 
     @Inject
     HandlerCatalog catalog;
@@ -43,15 +40,15 @@ public class HandlerRoutesReadinessCheck implements HealthCheck {
     private ProbedInBackground background;
 
     @Override
-    public HealthCheckResponse call() {
+    public HealthFinding finding() {
         return background.latest("handler-routes", this::probe);
     }
 
-    HealthCheckResponse probe() {
-        HealthCheckResponseBuilder response = HealthCheckResponse.named("handler-routes");
+    HealthFinding probe() {
+        HealthFinding.Builder finding = HealthFinding.named("handler-routes");
         if (management.client().isEmpty()) {
-            return response.down().withData("error", "cannot verify the broker's handler routes: broker management"
-                    + " is not configured (wecom.broker.management.url, .user, .password)").build();
+            return finding.detail("error", "cannot verify the broker's handler routes: broker management is "
+                    + management.unavailable()).down("management_not_configured");
         }
         BrokerTopology broker;
         String eventsAddress;
@@ -60,21 +57,22 @@ public class HandlerRoutesReadinessCheck implements HealthCheck {
             broker = BrokerTopology.read(management.client().get());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return response.down().withData("error", "interrupted").build();
+            return finding.detail("error", "interrupted").down("interrupted");
         } catch (Exception e) {
-            return response.down().withData("error", "cannot read the broker's management API: " + e.getMessage())
-                    .build();
+            return finding.detail("error", "cannot read the broker's management API: " + e.getMessage())
+                    .down("management_unreadable");
         }
         boolean up = true;
         for (EventHandler handler : catalog.handlers()) {
             HandlerRoute route = HandlerRoute.of(handler);
             Optional<String> problem = queueOf(handler.name())
                     .map(queue -> HandlerRouteCheck.problem(route, queue, eventsAddress, broker))
-                    .orElse(Optional.of("no JMS queue " + JndiNames.handlerQueue(handler.name()) + " in server.xml"));
-            response.withData(handler.name(), problem.orElse("routed"));
+                    .orElse(Optional.of("no JMS queue " + JndiNames.handlerQueue(handler.name())
+                        + " (configDropins/defaults/wecom-handlers.xml)"));
+            finding.detail(handler.name(), problem.orElse("routed"));
             up &= problem.isEmpty();
         }
-        return (up ? response.up() : response.down()).build();
+        return finding.status(up, "routes_missing");
     }
 
     /** The broker queue the handler's consumer listens on, as server.xml's jmsQueue names it. */

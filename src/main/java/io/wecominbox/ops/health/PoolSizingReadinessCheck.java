@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
@@ -20,7 +18,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class PoolSizingReadinessCheck implements HealthCheck {
+public class PoolSizingReadinessCheck implements DetailedHealthCheck {
 
     @Inject
     Config config;
@@ -29,18 +27,18 @@ public class PoolSizingReadinessCheck implements HealthCheck {
     HandlerCatalog handlers;
 
     @Override
-    public HealthCheckResponse call() {
+    public HealthFinding finding() {
         Map<String, Integer> sessions = handlers.handlers().stream().map(EventHandler::name)
             .collect(Collectors.toMap(n -> n, n -> number("handler." + n + ".sessions")));
         PoolSizing sizing = new PoolSizing(sessions, number("probe.sessions"), number("background.connections"),
             number("ingest.db.connections"), number("db.pool.size"), number("background.jms.pool.size"));
         List<String> shortfalls = sizing.shortfalls();
-        var response = HealthCheckResponse.named("pool-sizing").status(shortfalls.isEmpty())
-            .withData("dbPool", sizing.dbPool()).withData("backgroundJmsPool", sizing.backgroundJmsPool());
+        var finding = HealthFinding.named("pool-sizing")
+            .detail("dbPool", sizing.dbPool()).detail("backgroundJmsPool", sizing.backgroundJmsPool());
         if (!shortfalls.isEmpty()) {
-            response.withData("shortfall", String.join("; ", shortfalls));
+            finding.detail("shortfall", String.join("; ", shortfalls));
         }
-        return response.build();
+        return finding.status(shortfalls.isEmpty(), "pools_too_small");
     }
 
     private int number(String name) {

@@ -10,7 +10,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.eclipse.microprofile.health.HealthCheckResponse;
 
 /**
  * Readiness checks that talk to a dependency run here, once a second each, and /health/ready answers from
@@ -32,8 +31,8 @@ public class ProbedInBackground {
 
     private final Map<String, Probe> probes = new ConcurrentHashMap<>();
 
-    /** The latest answer of the check {@code name}, whose {@code probe} runs in the background from the first call. */
-    HealthCheckResponse latest(String name, Supplier<HealthCheckResponse> probe) {
+    /** The latest finding of the check {@code name}, whose {@code probe} runs in the background from the first call. */
+    HealthFinding latest(String name, Supplier<HealthFinding> probe) {
         Probe p = probes.computeIfAbsent(name, n -> new Probe(n, probe));
         p.startOnce(scheduler);
         return p.answer();
@@ -46,13 +45,13 @@ public class ProbedInBackground {
 
     private static final class Probe {
         private final String name;
-        private final Supplier<HealthCheckResponse> probe;
+        private final Supplier<HealthFinding> probe;
         private final CountDownLatch first = new CountDownLatch(1);
-        private volatile HealthCheckResponse last;
+        private volatile HealthFinding last;
         private volatile long lastAtNanos;
         private ScheduledFuture<?> task;
 
-        Probe(String name, Supplier<HealthCheckResponse> probe) {
+        Probe(String name, Supplier<HealthFinding> probe) {
             this.name = name;
             this.probe = probe;
         }
@@ -64,28 +63,30 @@ public class ProbedInBackground {
         }
 
         private void run() {
-            HealthCheckResponse answer;
+            HealthFinding answer;
             try {
                 answer = probe.get();
             } catch (RuntimeException e) { // a check that throws must not stop its schedule
-                answer = HealthCheckResponse.named(name).down().withData("error", e.getClass().getSimpleName()).build();
+                answer = HealthFinding.named(name).detail("error", e.getClass().getSimpleName()).down("probe_failed");
             }
             last = answer;
             lastAtNanos = System.nanoTime();
             first.countDown();
         }
 
-        HealthCheckResponse answer() {
+        HealthFinding answer() {
             try {
                 first.await(FIRST_WAIT_MILLIS, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            HealthCheckResponse answer = last;
+            HealthFinding answer = last;
             long ageSeconds = (System.nanoTime() - lastAtNanos) / 1_000_000_000L;
-            if (answer == null || ageSeconds > STALE_SECONDS) {
-                return HealthCheckResponse.named(name).down()
-                    .withData("error", answer == null ? "no answer yet" : "no answer for " + ageSeconds + " s").build();
+            if (answer == null) {
+                return HealthFinding.named(name).detail("error", "no answer yet").down("no_answer_yet");
+            }
+            if (ageSeconds > STALE_SECONDS) {
+                return HealthFinding.named(name).detail("error", "no answer for " + ageSeconds + " s").down("probe_hangs");
             }
             return answer;
         }

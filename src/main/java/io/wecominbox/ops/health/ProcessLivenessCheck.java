@@ -1,8 +1,6 @@
 package io.wecominbox.ops.health;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
 
 /**
@@ -11,13 +9,16 @@ import org.eclipse.microprofile.health.Liveness;
  */
 @Liveness
 @ApplicationScoped
-public class ProcessLivenessCheck implements HealthCheck {
+public class ProcessLivenessCheck implements DetailedHealthCheck {
 
     @Override
-    public HealthCheckResponse call() {
+    public HealthFinding finding() {
         Runtime runtime = Runtime.getRuntime();
-        long used = runtime.totalMemory() - runtime.freeMemory();
-        boolean heapOk = used < runtime.maxMemory() * 0.95;
-        return HealthCheckResponse.named("process").status(heapOk).build();
+        return heap(runtime.totalMemory() - runtime.freeMemory(), runtime.maxMemory());
+    }
+
+    static HealthFinding heap(long usedBytes, long maxBytes) {
+        return HealthFinding.named("process").detail("heapUsedMiB", usedBytes >> 20).detail("heapMaxMiB", maxBytes >> 20)
+            .status(usedBytes < maxBytes * 0.95, "heap_nearly_full");
     }
 }

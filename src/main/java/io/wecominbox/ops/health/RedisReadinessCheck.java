@@ -5,8 +5,6 @@ import io.wecominbox.handler.HandlerCatalog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
@@ -16,7 +14,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class RedisReadinessCheck implements HealthCheck {
+public class RedisReadinessCheck implements DetailedHealthCheck {
 
     @Inject
     private ConfiguredHotTier hotTier;
@@ -28,22 +26,24 @@ public class RedisReadinessCheck implements HealthCheck {
     private ProbedInBackground background;
 
     @Override
-    public HealthCheckResponse call() {
+    public HealthFinding finding() {
         return background.latest("redis", this::probe);
     }
 
-    HealthCheckResponse probe() {
-        var response = HealthCheckResponse.named("redis").withData("tier", hotTier.describe());
+    HealthFinding probe() {
+        var finding = HealthFinding.named("redis").detail("tier", hotTier.describe());
+        if (hotTier.refused()) {
+            return finding.status(false, "redis_without_password");
+        }
         if (!hotTier.isShared() || hotTier.answers()) {
-            return response.up().build();
+            return finding.up();
         }
         List<String> blocked = handlers.all().stream()
             .filter(h -> !h.naturallyIdempotent() && "REJECT".equals(h.onHotStoreDown()) && !"PT0S".equals(h.hotWindow()))
             .map(HandlerCatalog.HandlerView::name)
             .toList();
-        return response.status(blocked.isEmpty())
-            .withData("answers", false)
-            .withData("handlers waiting for it", blocked.isEmpty() ? "none (all proceed on the cold tier)" : String.join(",", blocked))
-            .build();
+        return finding.detail("answers", false)
+            .detail("handlers waiting for it", blocked.isEmpty() ? "none (all proceed on the cold tier)" : String.join(",", blocked))
+            .status(blocked.isEmpty(), "hot_tier_unreachable");
     }
 }

@@ -25,7 +25,7 @@ import org.eclipse.microprofile.metrics.Tag;
 /**
  * Queue depths from the broker, refreshed every few seconds on a scheduler thread and cached: /metrics and
  * the dashboard read the cache and never wait for the broker. Without management credentials
- * (wecom.broker.management.password / ARTEMIS_ADMIN_PASSWORD) it stays off and says so once.
+ * (wecom.broker.management.password / ARTEMIS_MONITOR_PASSWORD) it stays off and says so once.
  */
 @ApplicationScoped
 public class BrokerQueues {
@@ -64,8 +64,8 @@ public class BrokerQueues {
     @PostConstruct
     void start() {
         if (management.client().isEmpty()) {
-            snapshot = new Snapshot(null, List.of(), "broker management not configured");
-            LOG.info("queue depths off: set wecom.broker.management.url and .password (ARTEMIS_ADMIN_PASSWORD)");
+            snapshot = new Snapshot(null, List.of(), "broker management " + management.unavailable());
+            LOG.info("queue depths off: broker management is " + management.unavailable());
             return;
         }
         reader = new JolokiaQueueReader(management.client().get());

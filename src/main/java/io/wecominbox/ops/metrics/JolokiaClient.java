@@ -16,20 +16,32 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import javax.management.ObjectName;
+import javax.net.ssl.SSLContext;
 
 /**
- * One read request to Artemis's management API (Jolokia, on the console port): a wildcard read of MBeans.
+ * One read request to Artemis's management API (Jolokia, on the console port, http or https): a wildcard read of
+ * MBeans.
  * Simpler than management messages through the resource adapter, which would need a reply queue and the
  * "manage" permission for the application's own broker user.
  */
 public final class JolokiaClient {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http;
     private final URI uri;
     private final String origin;
     private final String authorization;
 
     public JolokiaClient(URI jolokia, String user, String password) {
+        this(jolokia, user, password, null);
+    }
+
+    /** @param tls for an https URL: whom to trust (ManagementTls); null for the JVM's trust store */
+    public JolokiaClient(URI jolokia, String user, String password, SSLContext tls) {
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+        if (tls != null) {
+            client.sslContext(tls);
+        }
+        this.http = client.build();
         this.uri = URI.create(jolokia.toString().replaceAll("/+$", "") + "/");
         this.origin = jolokia.getScheme() + "://" + jolokia.getHost();
         this.authorization = "Basic " + Base64.getEncoder()
@@ -48,6 +60,12 @@ public final class JolokiaClient {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 401 || response.statusCode() == 403) {
+            // the console refused before reading anything: the login, the role's entry, or the Origin
+            throw new IOException("broker management refused the request (HTTP " + response.statusCode() + "): check the"
+                    + " management user's password, that its role is in the broker's HAWTIO_ROLES, and that the URL's"
+                    + " host is one etc/jolokia-access.xml allows as Origin (docs/deploy.md, section 3)");
+        }
         if (response.statusCode() != 200) {
             // the status only: the body of an error page may echo the request, credentials included
             throw new IOException("broker management answered HTTP " + response.statusCode());

@@ -19,7 +19,8 @@ public final class JolokiaQueueReader {
 
     static final String QUEUES = "org.apache.activemq.artemis:broker=*,component=addresses,address=*,"
             + "subcomponent=queues,routing-type=*,queue=*";
-    private static final List<String> ATTRIBUTES = List.of("MessageCount", "ConsumerCount", "DeliveringCount",
+    /** What the management role must be allowed to read (src/main/broker/wecom-inbox-management.xml). */
+    public static final List<String> ATTRIBUTES = List.of("MessageCount", "ConsumerCount", "DeliveringCount",
             "Durable", "Temporary");
     /** Ours and the broker's dead-letter / expiry queues; not the short-lived subscription queues of tests. */
     private static final Pattern WATCHED = Pattern.compile("wecom\\..+|DLQ(\\..+)?|ExpiryQueue|EXP\\..+");

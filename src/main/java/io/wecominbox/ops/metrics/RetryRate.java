@@ -1,7 +1,7 @@
 package io.wecominbox.ops.metrics;
 
-import io.wecominbox.ingest.WeComApps;
 import io.wecominbox.metrics.MetricLabels;
+import io.wecominbox.wecom.WeComApps;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

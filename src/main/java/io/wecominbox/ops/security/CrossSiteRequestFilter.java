@@ -1,47 +1,53 @@
 package io.wecominbox.ops.security;
 
-import io.wecominbox.ingest.ErrorBody;
+import io.wecominbox.ErrorBody;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.Provider;
-import java.net.URI;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * A browser that holds the admin's Basic credentials sends them with any request, also one a foreign page
- * makes it send. So a state-changing admin request that a browser marks as coming from another origin is
- * refused. Tools (curl, Prometheus, tests) send no Origin and are not affected; reads stay allowed.
+ * makes it send. So a state-changing request that a browser marks as coming from another origin is refused
+ * ({@link CrossSiteCheck} decides). Tools (curl, Prometheus, tests) send no Origin and are not affected; reads
+ * stay allowed. Behind a proxy that changes scheme, host or port, list the origin browsers use in
+ * {@value #TRUSTED_ORIGINS} (WECOM_SECURITY_TRUSTED_ORIGINS), comma-separated.
  */
 @Provider
 @PreMatching
 public class CrossSiteRequestFilter implements ContainerRequestFilter {
 
-    private static final Set<String> SAFE = Set.of("GET", "HEAD", "OPTIONS");
+    static final String TRUSTED_ORIGINS = "wecom.security.trusted-origins";
+
+    private volatile CrossSiteCheck check;
 
     @Override
     public void filter(ContainerRequestContext request) {
-        if (SAFE.contains(request.getMethod()) || !request.getUriInfo().getPath().replaceFirst("^/", "").startsWith("api/")) {
-            return;
-        }
-        String origin = request.getHeaderString("Origin");
-        String site = request.getHeaderString("Sec-Fetch-Site");
-        boolean foreign = "cross-site".equals(site) || (origin != null && !sameOrigin(origin, request.getUriInfo().getRequestUri()));
-        if (foreign) {
+        CrossSiteCheck.BrowserRequest seen = new CrossSiteCheck.BrowserRequest(request.getMethod(),
+                request.getUriInfo().getBaseUri().getRawPath(), request.getUriInfo().getRequestUri(),
+                request.getHeaderString("Origin"), request.getHeaderString("Referer"),
+                request.getHeaderString("Sec-Fetch-Site"));
+        if (check().isForeign(seen)) {
             request.abortWith(Response.status(Response.Status.FORBIDDEN).type(MediaType.APPLICATION_JSON_TYPE)
                     .entity(new ErrorBody("cross_site", "admin changes only from this server's own pages")).build());
         }
     }
 
-    /** Same host name; scheme and port are not compared, as a TLS-terminating proxy changes both. */
-    static boolean sameOrigin(String origin, URI request) {
-        try {
-            String host = URI.create(origin).getHost();
-            return host != null && host.equalsIgnoreCase(request.getHost());
-        } catch (IllegalArgumentException e) {
-            return false; // "null" or garbage: not our page
+    private CrossSiteCheck check() {
+        CrossSiteCheck current = check;
+        if (current == null) {
+            String listed = ConfigProvider.getConfig().getOptionalValue(TRUSTED_ORIGINS, String.class).orElse("");
+            Set<String> trusted = Arrays.stream(listed.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                    .collect(Collectors.toSet());
+            current = new CrossSiteCheck(trusted);
+            check = current;
         }
+        return current;
     }
 }

@@ -66,7 +66,7 @@ class MetricsIT {
         for (String secret : List.of(msgId, "customer:msg:", StackEnv.wecomApp("customer", "token"),
                 StackEnv.wecomApp("customer", "encoding-aes-key"), StackEnv.wecomApp("customer", "secret"),
                 Http.adminPassword(), StackEnv.get("DB_PASSWORD", "-"), StackEnv.get("BROKER_PASSWORD", "-"),
-                StackEnv.get("ARTEMIS_ADMIN_PASSWORD", "-"))) {
+                StackEnv.get("ARTEMIS_ADMIN_PASSWORD", "-"), StackEnv.get("ARTEMIS_MONITOR_PASSWORD", "-"))) {
             assertFalse(metrics.contains(secret), "no event key, token, key or password in /metrics");
         }
     }
