@@ -51,14 +51,19 @@ final class CallbackLogInsert {
                 SELECT i.*, coalesce(p.n, 0) AS prior, row_number() OVER w AS rank,
                     coalesce(lag(i.received_at) OVER w, p.last) AS previous
                 FROM unnest(?::bigint[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
-                    ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[])
+                    ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[],
+                    ?::bigint[])
                     AS i(id, received_at, app, corp_id, agent_id, query_string, raw_body, plaintext, msg_type,
-                         event_type, change_type, event_key, event_created_at, remote_addr, parked_id)
+                         event_type, change_type, event_key, event_created_at, remote_addr, parked_id,
+                         maybe_stored_as)
                 LEFT JOIN LATERAL (SELECT count(*) AS n, max(c.received_at) AS last
                                    FROM callback_log c WHERE c.event_key = i.event_key) AS p ON true
-                -- a parked delivery already written by an interrupted drain is not written again
-                WHERE i.parked_id IS NULL
-                   OR NOT EXISTS (SELECT 1 FROM callback_log d WHERE d.parked_id = i.parked_id)
+                -- a parked delivery already written by an interrupted drain is not written again, nor one whose
+                -- group commit did commit although it failed on a lost connection
+                WHERE (i.parked_id IS NULL
+                       OR NOT EXISTS (SELECT 1 FROM callback_log d WHERE d.parked_id = i.parked_id))
+                  AND (i.maybe_stored_as IS NULL
+                       OR NOT EXISTS (SELECT 1 FROM callback_log s WHERE s.callback_log_id = i.maybe_stored_as))
                 WINDOW w AS (PARTITION BY i.event_key ORDER BY i.id)
             ) AS numbered
             RETURNING callback_log_id, attempt, seconds_since_previous
@@ -99,6 +104,7 @@ final class CallbackLogInsert {
         }
         String[] remote = deliveries.stream().map(IncomingDelivery::remoteAddr).toArray(String[]::new);
         String[] parked = deliveries.stream().map(IncomingDelivery::parkedId).toArray(String[]::new);
+        Long[] maybeStored = deliveries.stream().map(IncomingDelivery::maybeStoredAs).toArray(Long[]::new);
         Map<Long, RecordedDelivery> byId = new HashMap<>(n * 2);
         try (PreparedStatement insert = c.prepareStatement(INSERT)) {
             int p = 0;
@@ -109,6 +115,7 @@ final class CallbackLogInsert {
             }
             insert.setArray(++p, c.createArrayOf("text", remote));
             insert.setArray(++p, c.createArrayOf("text", parked));
+            insert.setArray(++p, c.createArrayOf("bigint", maybeStored));
             try (ResultSet rs = insert.executeQuery()) {
                 while (rs.next()) {
                     byId.put(rs.getLong(1), new RecordedDelivery(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3)));

@@ -1,5 +1,6 @@
 package io.wecominbox.ingest;
 
+import io.wecominbox.db.Rollback;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
@@ -48,6 +49,9 @@ public class GroupCommitWriter {
     @Inject
     private Event<CallbackRowsCommitted> committed;
 
+    @Inject
+    private CallbackLogCommit commits;
+
     private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>(MAX_WAITING);
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean running = true;
@@ -83,7 +87,7 @@ public class GroupCommitWriter {
                 lastUnavailable = System.nanoTime();
             }
             throw new DeliveryNotRecordedException("callback_log insert failed: " + e.getCause().getMessage(),
-                e.getCause(), away);
+                e.getCause(), away, away ? waiting.insertedAs : null);
         }
     }
 
@@ -152,11 +156,15 @@ public class GroupCommitWriter {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                List<RecordedDelivery> rows = CallbackLogInsert.insert(c, group.stream().map(w -> w.delivery).toList());
-                c.commit();
+                List<IncomingDelivery> deliveries = group.stream().map(w -> w.delivery).toList();
+                List<RecordedDelivery> rows = CallbackLogInsert.insert(c, deliveries);
+                for (int i = 0; i < group.size(); i++) {
+                    group.get(i).insertedAs = rows.get(i).callbackLogId(); // in case the commit's outcome is unknown
+                }
+                commits.commit(c, deliveries);
                 return rows;
             } catch (SQLException | RuntimeException e) {
-                rollbackQuietly(c);
+                Rollback.quietly(c);
                 throw e;
             }
         }
@@ -168,14 +176,6 @@ public class GroupCommitWriter {
         String state = e.getSQLState();
         return state == null || state.startsWith("08") || state.startsWith("57") || state.startsWith("53")
             || state.startsWith("28");
-    }
-
-    private static void rollbackQuietly(Connection c) {
-        try {
-            c.rollback();
-        } catch (SQLException ignored) {
-            // the connection is broken; the pool validates and replaces it
-        }
     }
 
     @PreDestroy
@@ -192,6 +192,8 @@ public class GroupCommitWriter {
     private static final class Waiting {
         final IncomingDelivery delivery;
         final CompletableFuture<RecordedDelivery> result = new CompletableFuture<>();
+        /** Its row's id in the last insert before a commit; read after the result, which publishes it. */
+        Long insertedAs;
         private final AtomicBoolean claimed = new AtomicBoolean();
 
         Waiting(IncomingDelivery delivery) {
@@ -207,14 +209,29 @@ public class GroupCommitWriter {
     public static class DeliveryNotRecordedException extends RuntimeException {
         private static final long serialVersionUID = 1L;
         private final boolean databaseUnavailable;
+        private final Long possiblyStoredAs;
 
         DeliveryNotRecordedException(String message, Throwable cause) {
-            this(message, cause, false);
+            this(message, cause, false, null);
         }
 
         DeliveryNotRecordedException(String message, Throwable cause, boolean databaseUnavailable) {
+            this(message, cause, databaseUnavailable, null);
+        }
+
+        DeliveryNotRecordedException(String message, Throwable cause, boolean databaseUnavailable,
+                                     Long possiblyStoredAs) {
             super(message, cause);
             this.databaseUnavailable = databaseUnavailable;
+            this.possiblyStoredAs = possiblyStoredAs;
+        }
+
+        /**
+         * The row the insert wrote before its commit failed on a lost connection: that commit may have gone
+         * through (only its answer lost), so a copy kept in the broker must not be written again if it did.
+         */
+        public Long possiblyStoredAs() {
+            return possiblyStoredAs;
         }
 
         /** True when PostgreSQL was away (not one bad row, not a slow commit): the broker may keep it instead. */

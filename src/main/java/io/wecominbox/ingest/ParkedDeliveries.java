@@ -1,6 +1,8 @@
 package io.wecominbox.ingest;
 
+import io.wecominbox.db.Rollback;
 import io.wecominbox.messaging.JndiNames;
+import io.wecominbox.messaging.LocalJmsTransaction;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -10,7 +12,6 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSRuntimeException;
@@ -18,7 +19,6 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
-import jakarta.jms.Session;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import java.sql.SQLException;
@@ -59,6 +59,9 @@ public class ParkedDeliveries {
     @Inject
     private Event<CallbackRowsCommitted> committed;
 
+    @Inject
+    private CallbackLogCommit commits;
+
     private final Jsonb json = JsonbBuilder.create();
     private final Semaphore wake = new Semaphore(0);
     private volatile boolean running = true;
@@ -77,14 +80,17 @@ public class ParkedDeliveries {
         // being called created the bean, which started the drainer
     }
 
-    /** Keeps the delivery in the broker; throws {@link DeliveryNotParkedException} when the broker is away too. */
-    public void park(IncomingDelivery delivery) {
-        String body = json.toJson(delivery.parked(UUID.randomUUID().toString()));
-        try (Connection c = connectionFactory.createConnection();
-             Session session = c.createSession(true, Session.SESSION_TRANSACTED);
-             MessageProducer producer = session.createProducer(pending)) {
-            producer.send(session.createTextMessage(body));
-            session.commit();
+    /**
+     * Keeps the delivery in the broker; throws {@link DeliveryNotParkedException} when the broker is away too.
+     *
+     * @param possiblyStoredAs the row its group commit may have written before the connection was lost, or null
+     */
+    public void park(IncomingDelivery delivery, Long possiblyStoredAs) {
+        String body = json.toJson(delivery.parked(UUID.randomUUID().toString(), possiblyStoredAs));
+        try (LocalJmsTransaction tx = LocalJmsTransaction.begin(connectionFactory);
+             MessageProducer producer = tx.session().createProducer(pending)) {
+            producer.send(tx.session().createTextMessage(body));
+            tx.commit();
         } catch (JMSException | JMSRuntimeException e) {
             throw new DeliveryNotParkedException(e);
         }
@@ -120,13 +126,17 @@ public class ParkedDeliveries {
         }
     }
 
-    /** One batch: the database first (no receive while it is away), then the messages, rows, commit, ack. */
+    /**
+     * One batch: the database first (no receive while it is away), then the messages, rows, commit, ack. The
+     * receipts are acknowledged only after the rows committed; on any failure before that, closing the JMS
+     * transaction rolls the receipts back (redelivered to the next drain), even when the database rollback
+     * itself fails on a dead connection.
+     */
     int drainOnce() throws SQLException, JMSException {
         try (java.sql.Connection db = dataSource.getConnection();
-             Connection c = connectionFactory.createConnection();
-             Session session = c.createSession(true, Session.SESSION_TRANSACTED);
-             MessageConsumer consumer = session.createConsumer(pending)) {
-            c.start();
+             LocalJmsTransaction tx = LocalJmsTransaction.begin(connectionFactory);
+             MessageConsumer consumer = tx.session().createConsumer(pending)) {
+            tx.startDelivery();
             List<IncomingDelivery> batch = new ArrayList<>();
             Message m;
             while (batch.size() < DRAIN_BATCH && (m = consumer.receive(batch.isEmpty() ? 200 : 20)) != null) {
@@ -138,13 +148,12 @@ public class ParkedDeliveries {
             db.setAutoCommit(false);
             try {
                 CallbackLogInsert.insert(db, batch);
-                db.commit();
+                commits.commit(db, batch);
             } catch (SQLException | RuntimeException e) {
-                db.rollback();
-                session.rollback();
+                Rollback.quietly(db);
                 throw e;
             }
-            session.commit();
+            tx.commit();
             committed.fire(new CallbackRowsCommitted(batch.size()));
             LOG.info("wrote " + batch.size() + " deliveries kept in the broker while the database was away");
             return batch.size();

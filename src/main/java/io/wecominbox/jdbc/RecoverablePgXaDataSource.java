@@ -6,9 +6,10 @@ import org.postgresql.core.BaseConnection;
 import org.postgresql.xa.PGXADataSource;
 
 /**
- * PostgreSQL's XA data source whose branches report a server going away during commit or rollback as
- * XAER_RMFAIL ("try again later"), not XAER_RMERR. Loaded by Liberty from the JDBC driver's library
- * (server.xml, library postgresqlDriver), never from the application. Why: {@link RecoverablePgXaConnection}.
+ * PostgreSQL's XA data source whose branches report a commit or rollback that left the branch prepared (the
+ * server went away, the prepared transaction was busy, ...) as XAER_RMFAIL ("try again later"), not
+ * XAER_RMERR. Loaded by Liberty from the JDBC driver's library (server.xml, library postgresqlDriver), never
+ * from the application. Why: {@link RecoverablePgXaConnection}.
  */
 public class RecoverablePgXaDataSource extends PGXADataSource {
 
@@ -19,6 +20,6 @@ public class RecoverablePgXaDataSource extends PGXADataSource {
 
     @Override
     public String getDescription() {
-        return "PostgreSQL XA data source that reports a server shutdown during commit as XAER_RMFAIL";
+        return "PostgreSQL XA data source: a commit or rollback that leaves the branch prepared is XAER_RMFAIL";
     }
 }

@@ -4,7 +4,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
-import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.MessageProducer;
@@ -37,10 +36,9 @@ public class TransactedSender {
     public int send(List<Outgoing> messages) {
         // The classic API: the adapter's JMSContext refuses SESSION_TRANSACTED outside JTA even where local
         // transactions are allowed (Artemis RA 2.53, ActiveMQRASessionFactoryImpl.createContext).
-        try (Connection connection = connectionFactory.createConnection();
-             Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
-             MessageProducer producer = session.createProducer(null)) {
-            if (sendAll(session, producer, messages)) {
+        try (LocalJmsTransaction tx = LocalJmsTransaction.begin(connectionFactory);
+             MessageProducer producer = tx.session().createProducer(null)) {
+            if (sendAll(tx, producer, messages)) {
                 return 0;
             }
             if (messages.size() == 1) {
@@ -50,7 +48,7 @@ public class TransactedSender {
             // crash between the broker's commit and ours): again one per transaction, so only those drop.
             int duplicates = 0;
             for (Outgoing m : messages) {
-                if (!sendAll(session, producer, List.of(m))) {
+                if (!sendAll(tx, producer, List.of(m))) {
                     duplicates++;
                 }
             }
@@ -62,29 +60,32 @@ public class TransactedSender {
         }
     }
 
-    /** One transaction: true when committed, false when the broker refused it for a duplicate (rolled back). */
-    private static boolean sendAll(Session session, MessageProducer producer, List<Outgoing> messages)
+    /**
+     * One transaction: true when committed, false when the broker refused it for a duplicate (rolled back).
+     * Any other failure leaves it to {@link LocalJmsTransaction#close()} to roll back.
+     */
+    private static boolean sendAll(LocalJmsTransaction tx, MessageProducer producer, List<Outgoing> messages)
             throws JMSException {
         try {
             for (Outgoing m : messages) {
-                write(session, producer, m);
+                write(tx.session(), producer, m);
             }
-            session.commit();
+            tx.commit();
             return true;
         } catch (JMSException | JMSRuntimeException e) {
             if (!duplicate(e)) {
                 throw e;
             }
-            rollbackQuietly(session);
+            rollbackQuietly(tx);
             return false;
         }
     }
 
-    private static void rollbackQuietly(Session session) {
+    private static void rollbackQuietly(LocalJmsTransaction tx) {
         try {
-            session.rollback();
+            tx.rollback();
         } catch (JMSException ignored) {
-            // already rolled back by the broker
+            // already rolled back by the broker; close() tries once more
         }
     }
 

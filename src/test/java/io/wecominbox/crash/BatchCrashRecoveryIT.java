@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * kill -9 of Liberty while the crm handler commits batches (many messages, their dedup claims and their
- * outbound messages in one XA transaction), preferably while one is prepared, then a restart: every in-doubt
- * branch is resolved and every event has exactly one dedup row and one crm.outbound message.
+ * outbound messages in one XA transaction), aimed at a batch prepared in PostgreSQL (at least one kill must
+ * leave one, else the run proves nothing about recovery), then a restart: every in-doubt branch is resolved
+ * and every event has exactly one dedup row and one crm.outbound message.
  */
 @Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
 class BatchCrashRecoveryIT {
@@ -33,6 +34,9 @@ class BatchCrashRecoveryIT {
     // machine committed the whole round before the first kill, so the kill never hit a batch.
     private static final int EVENTS = 4000;
     private static final int ROUNDS = 2;
+    private static final int PER_ROUND = EVENTS / ROUNDS;
+    /** How long a round hunts for a prepared batch, at most (it stops earlier when the round's work is done). */
+    private static final Duration HUNT = Duration.ofSeconds(20);
 
     private static final LibertyProcess LIBERTY = new LibertyProcess();
 
@@ -56,33 +60,37 @@ class BatchCrashRecoveryIT {
         long brokerInDoubtAtKills = 0;
         long committedBeforeLastKill = 0;
         for (int round = 0; round < ROUNDS; round++) {
+            String roundPrefix = prefix + "r" + round + ":";
             LIBERTY.start();
             // the backlog is waiting before the consumers see it: they take it in batches
-            publish(prefix, round * EVENTS / ROUNDS, EVENTS / ROUNDS);
-            Poll.until(Duration.ofSeconds(30), () -> Sql.count(
-                "SELECT count(*) FROM handler_dedup WHERE handler = 'crm' AND event_key LIKE ?", prefix + "%") > 0);
-            // a short hunt: the kill must come while the backlog is still being worked on
-            boolean inDoubt = LIBERTY.killInDoubt(Duration.ofSeconds(3), () -> InDoubt.database() > 0);
-            killsInDoubt += inDoubt ? 1 : 0;
-            inDoubtAtKills += InDoubt.database();
+            publish(roundPrefix, round * PER_ROUND, PER_ROUND);
+            int r = round;
+            assertTrue(Poll.until(Duration.ofSeconds(30), () -> committed(roundPrefix) > 0),
+                "round " + r + ": the crm consumers commit batches of the backlog");
+            // Hunt, frozen, for a batch of this round prepared in PostgreSQL (since the hunt began: not the last
+            // round's branches that the restart is still recovering), and kill the server frozen holding it; a
+            // round whose backlog is done before one is seen is killed at once (and fails "into work" below).
+            long hunt = InDoubt.databaseMillis();
+            LIBERTY.killFrozenWhen(HUNT, () -> InDoubt.databaseSince(hunt) > 0 || committed(roundPrefix) >= PER_ROUND);
+            // what the dead server left prepared: nothing completes it before the restart
+            long leftInDoubt = InDoubt.databaseSince(hunt);
+            killsInDoubt += leftInDoubt > 0 ? 1 : 0;
+            inDoubtAtKills += leftInDoubt;
             brokerInDoubtAtKills += BrokerConsole.preparedTransactions();
-            committedBeforeLastKill = Sql.count(
-                "SELECT count(*) FROM handler_dedup WHERE handler = 'crm' AND event_key LIKE ?", prefix + "%");
-            if (inDoubt || committedBeforeLastKill < (long) (round + 1) * EVENTS / ROUNDS) {
+            long roundCommitted = committed(roundPrefix);
+            committedBeforeLastKill = committed(prefix);
+            if (leftInDoubt > 0 || roundCommitted < PER_ROUND) {
                 killsIntoWork++;
             }
         }
 
         long recoveryStarted = System.nanoTime();
         LIBERTY.start();
-        boolean drained = Poll.until(Duration.ofSeconds(240), () -> InDoubt.none()
-                && Sql.count("SELECT count(*) FROM handler_dedup WHERE handler = 'crm' AND event_key LIKE ?",
-                    prefix + "%") == EVENTS);
+        boolean drained = Poll.until(Duration.ofSeconds(240), () -> InDoubt.none() && committed(prefix) == EVENTS);
         long recoverySeconds = Duration.ofNanos(System.nanoTime() - recoveryStarted).toSeconds();
         Poll.sleep(3000); // room for a duplicate to show up
 
-        long dedupRows = Sql.count("SELECT count(*) FROM handler_dedup WHERE handler = 'crm' AND event_key LIKE ?",
-            prefix + "%");
+        long dedupRows = committed(prefix);
         Map<String, Long> outbound = BrokerConsole.countMessagesBy("crm.outbound",
             "eventKey LIKE '" + prefix + "%'", "eventKey");
         long doubled = outbound.values().stream().filter(n -> n > 1).count();
@@ -92,12 +100,21 @@ class BatchCrashRecoveryIT {
             EVENTS, ROUNDS, killsIntoWork, killsInDoubt, committedBeforeLastKill, dedupRows, outbound.size(), doubled,
             inDoubtAtKills, brokerInDoubtAtKills, recoverySeconds);
 
+        // without a batch in doubt at some kill the test would pass without recovering anything
+        assertTrue(killsInDoubt > 0, "a kill left a crm batch prepared in PostgreSQL (kills in doubt=" + killsInDoubt
+            + " of " + ROUNDS + ", pg prepared at the kills=" + inDoubtAtKills + ", broker=" + brokerInDoubtAtKills + ")");
+        assertEquals(ROUNDS, killsIntoWork, "every kill came while batches were in doubt or work was left");
         assertTrue(drained, "left: pg prepared=" + InDoubt.database() + " broker prepared="
             + BrokerConsole.preparedTransactions() + " dedup rows=" + dedupRows + " of " + EVENTS);
         assertEquals(EVENTS, dedupRows, "every event claimed once");
         assertEquals(EVENTS, outbound.size(), "every event has its crm.outbound message");
         assertEquals(0, doubled, "no event published twice");
-        assertEquals(ROUNDS, killsIntoWork, "every kill came while batches were in doubt or work was left");
+    }
+
+    /** Events under this key prefix the crm handler has committed (its dedup rows). */
+    private static long committed(String keyPrefix) {
+        return Sql.count("SELECT count(*) FROM handler_dedup WHERE handler = 'crm' AND event_key LIKE ?",
+            keyPrefix + "%");
     }
 
     private static void publish(String prefix, int from, int n) {

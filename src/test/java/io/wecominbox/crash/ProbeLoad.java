@@ -1,6 +1,7 @@
 package io.wecominbox.crash;
 
 import io.wecominbox.testsupport.Http;
+import io.wecominbox.testsupport.Poll;
 import java.net.http.HttpResponse;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,7 +42,9 @@ final class ProbeLoad implements AutoCloseable {
             if (answer != null && answer.statusCode() == 201) {
                 acknowledged.add(Long.parseLong(answer.body().replaceAll("\\D+", "")));
             } else if (answer == null) {
-                return; // the server is gone (killed): stop this client
+                // no answer (a killed server, or a first request slower than the client's 30 s on a loaded
+                // machine, which used to end every client before node 1 had acknowledged one): try again
+                Poll.sleep(200);
             }
         }
     }

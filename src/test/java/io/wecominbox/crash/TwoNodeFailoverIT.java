@@ -3,6 +3,9 @@ package io.wecominbox.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wecominbox.e2e.EffectAudit;
+import io.wecominbox.e2e.Effects;
+import io.wecominbox.e2e.EventFeed;
 import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.config.EnvironmentOverrides;
 import io.wecominbox.simulator.config.SimulatorConfig;
@@ -19,6 +22,7 @@ import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
 import io.wecominbox.testsupport.StackScripts;
+import io.wecominbox.testsupport.TransactionLogStall;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -26,6 +30,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,10 +60,6 @@ class TwoNodeFailoverIT {
     private static final int EVENTS = 200;
     private static final double PER_SECOND = 50;
     private static final String APP = "customer"; // the app with a welcome text (src/test/liberty)
-
-    private static final String PREPARED_SINCE = "SELECT count(*) FROM pg_prepared_xacts "
-        + "WHERE database = current_database() AND prepared >= to_timestamp(? / 1000.0)";
-    private static final String NOW_MILLIS = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint";
 
     private static final LibertyProcess NODE1 = LibertyProcess.node(1);
     private static final LibertyProcess NODE2 = LibertyProcess.node(2);
@@ -101,26 +102,47 @@ class TwoNodeFailoverIT {
         int victimNumber = 1;
         try (WeComSimulator sim = simulator()) {
             Burst burst = new Burst(sim);
-            boolean killedInDoubt;
+            boolean huntFound;
+            long logWritesHeld;
             Instant killedAt;
             long goneAfterMs;
+            long hunt;
+            Set<String> preparedAtKill;
+            long inDoubtBroker;
             Set<Long> probesAcknowledged = ProbeLoad.newAcknowledgedSet();
             // pipeline probes straight at the victim, node 1 (a database insert and a message in one XA
             // transaction, as XaCrashRecoveryIT sends): a welcome batch is prepared for a few milliseconds only,
             // and a kill that leaves nothing in doubt would not show peer recovery at work
             try (ProbeLoad probes = new ProbeLoad(3, "two-node-" + UUID.randomUUID(), probesAcknowledged)) {
                 // a fresh server answers its first requests slowly: the burst starts once the probes flow
-                Poll.until(Duration.ofSeconds(60), () -> probesAcknowledged.size() >= 6);
+                assertTrue(Poll.until(Duration.ofSeconds(60), () -> probesAcknowledged.size() >= 6),
+                    "node 1 acknowledges probes before the burst: " + probesAcknowledged.size() + " of 6");
                 burst.thread.start();
-                Poll.sleep(1500);
-                // preferably while it holds a prepared branch (frozen, looked at, killed); within 1 s anyway: the
-                // kill comes ~2 s into the burst
-                killedInDoubt = victim.killInDoubt(Duration.ofSeconds(1), () -> InDoubt.database() > 0);
+                Poll.sleep(1000);
+                // killed holding a prepared branch of its own 1-4 s into the 4 s burst: events keep coming after
+                // the kill. Node 1's log writes are held back meanwhile, as a slow log disk would: its commits stop
+                // between prepare and the logged decision, so its branches stay prepared while node 2's (its half
+                // of the burst) complete within milliseconds, hence the attribution, looked at without freezing
+                // node 1 (frozen looks on a loaded machine kept it stopped most of the hunt and met none of its
+                // branches: "hunt found one=false"). The hunt counts from a second back: node 1's transactions
+                // that prepared just before the stall wait at its log write too.
+                hunt = InDoubt.databaseMillis() - 1000;
+                try (TransactionLogStall slowLog = TransactionLogStall.of(victim.serverName())) {
+                    huntFound = Poll.until(Duration.ofMillis(2500), () -> node1HoldsPreparedBranch(hunt));
+                    logWritesHeld = slowLog.heldWrites();
+                    victim.kill();
+                }
                 killedAt = victim.killedAt();
                 goneAfterMs = Duration.between(killedAt, Instant.now()).toMillis();
+                preparedAtKill = InDoubt.branchesSince(hunt);
+                inDoubtBroker = BrokerConsole.preparedTransactions();
             }
-            long inDoubtPg = InDoubt.database();
-            long inDoubtBroker = BrokerConsole.preparedTransactions();
+            // node 2 completes what it prepared within milliseconds; the dead node's branches wait for peer
+            // recovery (its lease lapses 10-15 s after the kill): what is still prepared 3 s on is node 1's
+            boolean victimLeftInDoubt = !preparedAtKill.isEmpty() && Poll.holdsFor(Duration.ofSeconds(3),
+                () -> !Collections.disjoint(preparedAtKill, InDoubt.branchesSince(hunt)));
+            Set<String> stillPrepared = InDoubt.branchesSince(hunt);
+            long inDoubtPg = preparedAtKill.stream().filter(stillPrepared::contains).count();
             burst.thread.join(TimeUnit.SECONDS.toMillis(30));
             List<SimEvent> events = burst.events();
             for (CompletableFuture<DeliveryOutcome> outcome : burst.outcomes()) {
@@ -146,48 +168,83 @@ class TwoNodeFailoverIT {
             // welcomes, once every code has had its 20 s (a code the survivor can still use is used by then)
             Poll.sleep(Math.max(0, Duration.between(Instant.now(), burst.lastEventAt().plusSeconds(25)).toMillis()));
             Welcomes before = Welcomes.audit(sim, events, killedAt);
+            // and every other effect, with the survivor alone: each delivery answered 200 has its callback_log
+            // row, each add its crm message and its contact row, no welcome twice nor without its terminal row
+            List<EventFeed.Sent> sent = burst.sent();
+            Effects survivorAlone = EffectAudit.settled("two-node kill-node, survivor alone", sim, sent);
 
             long restarted = System.nanoTime();
             victim.start();
             boolean rejoined = Poll.until(Duration.ofSeconds(90), () -> LB.nodeStatus(victimNumber).equals("UP")
                 && routesTo("node" + victimNumber));
             long rejoinedInSeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
-            Poll.sleep(3000); // room for a late duplicate (the restarted node took its log back) to show
-            Welcomes after = Welcomes.audit(sim, events, killedAt);
+            // room for a late duplicate (the restarted node took its log back) to show: settled waits for it
+            Effects afterRestart = EffectAudit.settled("two-node kill-node, after the restart", sim, sent);
 
             System.out.printf("two-node summary [kill-node]: events=%d fedAfterKill=%d acknowledged=%d "
                     + "answeredAfterKill=%d probesToVictim=%d killedAfterMs=%d goneAfterMs=%d lastEventAfterMs=%d "
                     + "welcomesSent=%d "
                     + "expired=%d notSent=%d duplicated=%d "
-                    + "killedInDoubt=%s inDoubtAtKill(pg)=%d "
+                    + "huntFound=%s logWritesHeld=%d victimLeftInDoubt=%s inDoubtAtKill(pg, node 1's)=%d "
+                    + "preparedAtKill(pg)=%d "
                     + "inDoubtAtKill(broker)=%d peerRecoveredInSeconds=%s survivorAnsweredWithinSeconds=%.1f "
                     + "rejoinedInSeconds=%d welcomesSentAfterRestart=%d%n",
                 events.size(), fedAfterKill, acknowledged, answeredAfterKill.size(), probesAcknowledged.size(),
                 Duration.between(burst.startedAt(), killedAt).toMillis(), goneAfterMs,
                 Duration.between(burst.startedAt(), burst.lastEventAt()).toMillis(),
                 before.sent(), before.expired(),
-                before.notSent().size(), after.duplicated().size(), killedInDoubt, inDoubtPg, inDoubtBroker,
+                before.notSent().size(), afterRestart.duplicates().size(), huntFound, logWritesHeld,
+                victimLeftInDoubt, inDoubtPg,
+                preparedAtKill.size(), inDoubtBroker,
                 peerRecovered ? Long.toString(peerRecoveredInSeconds) : "no", survivorAnsweredWithinSeconds,
-                rejoinedInSeconds, after.sent());
+                rejoinedInSeconds, afterRestart.welcomesSent());
+            System.out.println(survivorAlone.summaryLine());
+            System.out.println(afterRestart.summaryLine());
             before.notSent().forEach(code -> System.out.println("  not sent: " + code));
-            after.duplicated().forEach(code -> System.out.println("  duplicated: " + code));
+            survivorAlone.missing().stream().limit(20).forEach(m -> System.out.println("  missing: " + m));
+            afterRestart.duplicates().stream().limit(20).forEach(d -> System.out.println("  duplicate: " + d));
 
             assertEquals(EVENTS, events.size(), "the whole burst went out");
             assertTrue(fedAfterKill > 0, "the kill came mid-burst: events first sent after it " + fedAfterKill);
+            // without a branch of its own in doubt at the kill, peer recovery would have nothing to do
+            assertTrue(victimLeftInDoubt, "the kill left node 1 holding a prepared branch (still prepared 3 s later,"
+                + " which node 2's never are): hunt found one=" + huntFound + ", log writes held at the kill="
+                + logWritesHeld + ", prepared at the kill="
+                + preparedAtKill.size() + ", still prepared=" + inDoubtPg);
             assertTrue(answeredAfterKill.size() >= fedAfterKill, "the survivor answered the callbacks after the kill: "
                 + answeredAfterKill.size() + " answers for " + fedAfterKill + " events sent after it");
             assertEquals(EVENTS, acknowledged, "every callback acknowledged in the end (WeCom gave up on none)");
             assertEquals(List.of(), before.duplicated(), "no welcome sent twice while a node was dead");
             assertTrue(before.sent() >= EVENTS * 95 / 100, "at least 95 % of welcomes sent: " + before.sent()
                 + "; not sent: " + before.notSent());
+            assertEquals(List.of(), survivorAlone.duplicates().stream().limit(10).toList(),
+                "no effect doubled while a node was dead");
+            assertEquals(List.of(), survivorAlone.missing().stream().limit(10).toList(),
+                "every answered delivery kept, every add with its crm message, contact row and welcome outcome");
+            assertTrue(survivorAlone.crmExpected() == EVENTS && survivorAlone.contactExpected() == EVENTS,
+                "every add counted for crm and contact: crm " + survivorAlone.crmExpected() + ", contact "
+                    + survivorAlone.contactExpected() + " of " + EVENTS);
             assertTrue(rejoined, "the restarted node is UP at the load balancer and answers through it: "
                 + LB.nodeStatus(victimNumber));
             assertTrue(peerRecovered, "the survivor completed the dead node's in-doubt branches; left: pg="
                 + InDoubt.database() + " broker=" + BrokerConsole.preparedTransactions());
             assertTrue(InDoubt.none(), "nothing in doubt after the restart either: pg=" + InDoubt.database()
                 + " broker=" + BrokerConsole.preparedTransactions());
-            assertEquals(List.of(), after.duplicated(), "no welcome sent twice after the recovery either");
+            assertEquals(List.of(), afterRestart.duplicates().stream().limit(10).toList(),
+                "no effect doubled after the recovery either");
+            assertEquals(List.of(), afterRestart.missing().stream().limit(10).toList(),
+                "no effect lost after the recovery either");
         }
+    }
+
+    /**
+     * With node 1's log held back: a branch prepared since {@code hunt} that stays prepared while node 2 has
+     * time to complete its own (it does within milliseconds) is node 1's.
+     */
+    private static boolean node1HoldsPreparedBranch(long hunt) {
+        Set<String> prepared = InDoubt.branchesSince(hunt);
+        return !prepared.isEmpty() && Poll.holdsFor(Duration.ofMillis(500),
+            () -> !Collections.disjoint(prepared, InDoubt.branchesSince(hunt)));
     }
 
     @Test
@@ -203,10 +260,10 @@ class TwoNodeFailoverIT {
         // what is prepared while node 1 is frozen is node 1's
         try (ProbeLoad load = new ProbeLoad(4, label, acknowledged)) {
             assertTrue(Poll.until(Duration.ofSeconds(90), () -> acknowledged.size() >= 6), "node 1 takes probes");
-            long hunt = Sql.count(NOW_MILLIS);
-            killedInDoubt = NODE1.killInDoubt(Duration.ofSeconds(20), () -> Sql.count(PREPARED_SINCE, hunt) > 0);
+            long hunt = InDoubt.databaseMillis();
+            killedInDoubt = NODE1.killInDoubt(Duration.ofSeconds(20), () -> InDoubt.databaseSince(hunt) > 0);
             killedAt = NODE1.killedAt();
-            inDoubtPg = Sql.count(PREPARED_SINCE, hunt);
+            inDoubtPg = InDoubt.databaseSince(hunt);
             inDoubtBroker = BrokerConsole.preparedTransactions();
         }
         // no restart: node 2 must take node 1's log over once its lease lapses and complete what it held
@@ -307,6 +364,15 @@ class TwoNodeFailoverIT {
 
         synchronized List<CompletableFuture<DeliveryOutcome>> outcomes() {
             return List.copyOf(outcomes);
+        }
+
+        /** The burst as the effect audit takes a feed: each event with how its delivery ended. */
+        synchronized List<EventFeed.Sent> sent() {
+            List<EventFeed.Sent> sent = new ArrayList<>(events.size());
+            for (int i = 0; i < events.size(); i++) {
+                sent.add(new EventFeed.Sent(events.get(i), outcomes.get(i)));
+            }
+            return sent;
         }
 
         Instant startedAt() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.InDoubt;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.Sql;
@@ -27,9 +28,6 @@ class XaCrashRecoveryIT {
     private static final int ROUNDS = Integer.getInteger("crash.rounds", 4);
     private static final String PREPARED_HERE =
             "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()";
-    /** Prepared since a moment of the database's clock: a round's own, not the last round's still recovering. */
-    private static final String PREPARED_SINCE = PREPARED_HERE + " AND prepared >= to_timestamp(? / 1000.0)";
-    private static final String NOW_MILLIS = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint";
 
     private static final LibertyProcess LIBERTY = new LibertyProcess();
 
@@ -63,12 +61,13 @@ class XaCrashRecoveryIT {
                 assertTrue(Poll.until(Duration.ofSeconds(90), () -> acknowledged.size() >= before + 6),
                         "round " + round + ": the server acknowledges probes");
                 Poll.sleep(random.nextInt(1500));
-                long hunt = Sql.count(NOW_MILLIS);
-                if (LIBERTY.killInDoubt(Duration.ofSeconds(20), () -> Sql.count(PREPARED_SINCE, hunt) > 0)) {
+                // prepared since the hunt began: this round's own, not the last round's still recovering
+                long hunt = InDoubt.databaseMillis();
+                if (LIBERTY.killInDoubt(Duration.ofSeconds(20), () -> InDoubt.databaseSince(hunt) > 0)) {
                     killsInDoubt++;
                 }
                 sent += load.attempts();
-                inDoubtAtKills += Sql.count(PREPARED_SINCE, hunt);
+                inDoubtAtKills += InDoubt.databaseSince(hunt);
             }
             brokerInDoubtAtKills += BrokerConsole.preparedTransactions();
         }

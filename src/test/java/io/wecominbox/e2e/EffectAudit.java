@@ -3,6 +3,7 @@ package io.wecominbox.e2e;
 import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.MalformedXmlException;
 import io.wecominbox.event.WeComEvent;
+import io.wecominbox.handler.HandlerRoute;
 import io.wecominbox.handler.bot.BotHandler;
 import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.api.WeComApiPaths;
@@ -11,6 +12,7 @@ import io.wecominbox.simulator.platform.DeliveryOutcome;
 import io.wecominbox.simulator.platform.DeliveryStatus;
 import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.BrokerConsole;
+import io.wecominbox.testsupport.HandlersInCode;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.StackEnv;
 import jakarta.json.Json;
@@ -19,6 +21,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -30,16 +33,24 @@ import java.util.Set;
 
 /**
  * Counts a case's effects where they happen: attempts and API calls at the simulator, callback_log,
- * welcome_send_log, bot_reply_log and handler_disposition in PostgreSQL, crm.outbound at the broker. The
- * rules for "duplicate" and "missing" are documented on {@link Effects}.
+ * welcome_send_log, bot_reply_log, external_contact, conversation_message and handler_disposition in
+ * PostgreSQL, crm.outbound at the broker. The rules for "duplicate" and "missing" are documented on
+ * {@link Effects}.
  */
 public final class EffectAudit {
 
     static final String CRM_QUEUE = "crm.outbound";
-    /** What the crm handler takes (CrmHandler.EVENT_TYPES). */
+    /** What the crm handler takes (the eventTypes of CrmHandler's @HandlerDescriptor). */
     private static final Set<String> CRM_TYPES =
         Set.of("change_external_contact", "change_external_chat", "change_external_tag", "text");
     private static final Set<String> WELCOME_CHANGE_TYPES = Set.of("add_external_contact", "add_half_external_contact");
+    /** What the contact handler keeps (its declared event types and the ChangeTypes its handle() writes). */
+    private static final String CONTACT_TYPE = "change_external_contact";
+    private static final Set<String> CONTACT_CHANGE_TYPES = Set.of("add_external_contact", "add_half_external_contact",
+        "edit_external_contact", "del_external_contact", "del_follow_user", "transfer_fail");
+    /** What the conversation handler keeps (its declared event types), when the message has a MsgId. */
+    private static final Set<String> CONVERSATION_TYPES =
+        Set.of("text", "image", "voice", "video", "location", "link", "file");
 
     /** One distinct event (its key) with the simulator events that carry it. */
     private record KeyedEvent(String key, WeComEvent event, String app, List<SimEvent> copies) {
@@ -65,7 +76,31 @@ public final class EffectAudit {
             Poll.sleep(2000);
         }
         Poll.sleep(3000);
-        return audit(name, sim, sent);
+        Effects settled = audit(name, sim, sent);
+        if (!settled.missing().isEmpty()) {
+            System.out.println("  where the missing may be [" + name + "]: " + handlerQueues());
+        }
+        return settled;
+    }
+
+    /**
+     * Per handler queue, what still waits there (in delivery too: received in a transaction not yet ended)
+     * and what the broker dead-lettered from it: a missing effect is then late, held by an open transaction,
+     * parked in a DLQ, or gone (none of these), which are different defects.
+     */
+    private static String handlerQueues() throws Exception {
+        StringBuilder where = new StringBuilder();
+        for (HandlerRoute route : HandlersInCode.routes()) {
+            String handler = route.handler();
+            String queue = route.queue();
+            long dead = Math.max(BrokerConsole.queueAttribute("DLA", "multicast", "DLQ." + queue, "MessageCount"),
+                BrokerConsole.queueAttribute("DLA", "anycast", "DLQ." + queue, "MessageCount"));
+            where.append(handler).append(": messages=")
+                .append(BrokerConsole.queueAttribute(queue, "anycast", queue, "MessageCount"))
+                .append(" inDelivery=").append(BrokerConsole.queueAttribute(queue, "anycast", queue, "DeliveringCount"))
+                .append(" deadLettered=").append(Math.max(0, dead)).append("; ");
+        }
+        return where.toString();
     }
 
     public static Effects audit(String name, WeComSimulator sim, List<EventFeed.Sent> sent) throws SQLException {
@@ -141,7 +176,8 @@ public final class EffectAudit {
             Map<String, List<String>> welcomeRows = listBy(db,
                 "SELECT welcome_code, status FROM welcome_send_log WHERE welcome_code = ANY(?)",
                 welcomes.stream().map(k -> k.event().welcomeCode()).toList());
-            int welcomesSent = 0, welcomesExpired = 0;
+            int welcomesSent = 0;
+            List<Effects.ExpiredWelcome> welcomesExpired = new ArrayList<>();
             for (KeyedEvent k : welcomes) {
                 String code = k.event().welcomeCode();
                 long sends = sim.successfulWelcomeSends(code);
@@ -155,7 +191,7 @@ public final class EffectAudit {
                     if (sends == 1) {
                         welcomesSent++;
                     } else {
-                        welcomesExpired++;
+                        welcomesExpired.add(new Effects.ExpiredWelcome(k.key(), createdAt(k)));
                     }
                 } else if (sends == 0) {
                     missing.add(what + " (the row says sent, WeCom saw no send)");
@@ -197,6 +233,42 @@ public final class EffectAudit {
                 }
             }
 
+            // contact: the row of each relationship its kept events name (one upsert key: app, member, customer)
+            Map<String, List<String>> contactEvents = new LinkedHashMap<>();
+            accepted.stream().filter(EffectAudit::keptByContact).forEach(k -> contactEvents
+                .computeIfAbsent(relationship(k), r -> new ArrayList<>()).add(k.key()));
+            Map<String, Long> contactRowCounts = countBy(db, "SELECT app || ':' || user_id || ':' || external_user_id,"
+                + " count(*) FROM external_contact WHERE external_user_id = ANY(?) GROUP BY app, user_id,"
+                + " external_user_id", accepted.stream().filter(EffectAudit::keptByContact)
+                .map(k -> k.event().externalUserId()).distinct().toList());
+            long contactRows = 0;
+            for (Map.Entry<String, List<String>> r : contactEvents.entrySet()) {
+                long n = contactRowCounts.getOrDefault(r.getKey(), 0L);
+                contactRows += Math.min(n, 1);
+                if (n == 0) {
+                    missing.add("contact " + r.getKey() + ": no external_contact row for " + r.getValue());
+                } else if (n > 1) {
+                    duplicates.add("contact " + r.getKey() + " rows=" + n);
+                }
+            }
+
+            // conversation: one conversation_message row per message (app, MsgId)
+            List<KeyedEvent> messages = accepted.stream().filter(k -> CONVERSATION_TYPES.contains(k.event().typeName())
+                && k.event().msgId() != null).toList();
+            Map<String, Long> conversationRowCounts = countBy(db, "SELECT app || ':' || msg_id, count(*) FROM"
+                + " conversation_message WHERE msg_id = ANY(?) GROUP BY app, msg_id",
+                messages.stream().map(k -> k.event().msgId()).distinct().toList());
+            long conversationRows = 0;
+            for (KeyedEvent k : messages) {
+                long n = conversationRowCounts.getOrDefault(k.app() + ":" + k.event().msgId(), 0L);
+                conversationRows += Math.min(n, 1);
+                if (n == 0) {
+                    missing.add("conversation " + k.key() + ": no conversation_message row");
+                } else if (n > 1) {
+                    duplicates.add("conversation " + k.key() + " rows=" + n);
+                }
+            }
+
             // what the dedup gate absorbed, and how many deliveries were JMS redeliveries
             List<String> keys = accepted.stream().flatMap(k -> java.util.stream.Stream.of(k.key(), k.crmKey()))
                 .distinct().toList();
@@ -208,8 +280,78 @@ public final class EffectAudit {
             Effects.Deliveries deliveries = new Effects.Deliveries(attempts, ok, lost, pretended, timeouts, http,
                 refused, gaveUp, sim.ackLatencyP50(), sim.ackLatencyP99());
             return new Effects(name, sent.size(), byKey.size(), deliveries, callbackRows, welcomes.size(),
-                welcomesSent, welcomesExpired, crm.size(), crmMessages, texts.size(), botReplies, absorbed,
-                redeliveries, duplicates, missing, Map.of("rowsDespite5xx", committedDespiteError[0]));
+                welcomesSent, welcomesExpired, welcomes.stream().map(EffectAudit::createdAt).toList(), crm.size(),
+                crmMessages, texts.size(), botReplies, contactEvents.size(), contactRows, messages.size(),
+                conversationRows, absorbed, redeliveries, duplicates, missing,
+                Map.of("rowsDespite5xx", committedDespiteError[0]));
+        }
+    }
+
+    /** The contact and conversation handlers' rows for a case's accepted events (see {@link #rowEffects}). */
+    public record RowEffects(int contactsExpected, long contacts, int conversationsExpected, long conversations,
+                             List<String> missing) {
+    }
+
+    /**
+     * The two naturally idempotent handlers, whose effect is a row and not a call: per accepted (callback_log
+     * row) change_external_contact event an external_contact row for its (app, member, customer); per accepted
+     * message with a MsgId one conversation_message row for (app, MsgId) (its primary key: never two). Kept
+     * apart from {@link #audit} so the suites that call that keep their meaning.
+     */
+    public static RowEffects rowEffects(List<EventFeed.Sent> sent) throws SQLException {
+        Map<String, WeComEvent> accepted = new LinkedHashMap<>();
+        List<String> missing = new ArrayList<>();
+        try (Connection db = StackEnv.openDatabase()) {
+            Map<String, Long> rows = countBy(db, "SELECT plaintext, count(*) FROM callback_log "
+                + "WHERE plaintext = ANY(?) GROUP BY plaintext", sent.stream().map(s -> s.event().xml()).toList());
+            for (EventFeed.Sent s : sent) {
+                if (rows.getOrDefault(s.event().xml(), 0L) > 0) {
+                    WeComEvent e = parse(s.event().xml());
+                    accepted.putIfAbsent(s.event().app() + ":" + EventKeys.keyOf(e), e);
+                }
+            }
+            Map<String, String> appByKey = new HashMap<>();
+            for (EventFeed.Sent s : sent) {
+                appByKey.putIfAbsent(s.event().app() + ":" + EventKeys.keyOf(parse(s.event().xml())), s.event().app());
+            }
+            int contactsExpected = 0, conversationsExpected = 0;
+            long contacts = 0, conversations = 0;
+            try (PreparedStatement contact = db.prepareStatement("SELECT count(*) FROM external_contact "
+                     + "WHERE app = ? AND user_id = ? AND external_user_id = ?");
+                 PreparedStatement message = db.prepareStatement(
+                     "SELECT count(*) FROM conversation_message WHERE app = ? AND msg_id = ?")) {
+                for (Map.Entry<String, WeComEvent> k : accepted.entrySet()) {
+                    WeComEvent e = k.getValue();
+                    String app = appByKey.get(k.getKey());
+                    if ("change_external_contact".equals(e.typeName()) && e.userId() != null
+                        && e.externalUserId() != null) {
+                        contactsExpected++;
+                        long n = one(contact, app, e.userId(), e.externalUserId());
+                        contacts += Math.min(n, 1);
+                        if (n == 0) {
+                            missing.add("contact " + k.getKey() + " (no external_contact row)");
+                        }
+                    } else if (CONVERSATION_TYPES.contains(e.typeName()) && e.msgId() != null) {
+                        conversationsExpected++;
+                        long n = one(message, app, e.msgId());
+                        conversations += Math.min(n, 1);
+                        if (n == 0) {
+                            missing.add("conversation " + k.getKey() + " (no conversation_message row)");
+                        }
+                    }
+                }
+            }
+            return new RowEffects(contactsExpected, contacts, conversationsExpected, conversations, missing);
+        }
+    }
+
+    private static long one(PreparedStatement s, String... values) throws SQLException {
+        for (int i = 0; i < values.length; i++) {
+            s.setString(i + 1, values[i]);
+        }
+        try (ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getLong(1);
         }
     }
 
@@ -275,6 +417,23 @@ public final class EffectAudit {
             .filter(c -> c.errcode().orElse(-999) == 0 && !c.duplicateSuppressed())
             .filter(c -> Objects.equals(expected, c.extraFields().get(BotHandler.BATCH_FIELD)))
             .count();
+    }
+
+    /** A change_external_contact event the contact handler writes its row for (ContactHandler.handle). */
+    private static boolean keptByContact(KeyedEvent k) {
+        WeComEvent e = k.event();
+        return CONTACT_TYPE.equals(e.typeName()) && CONTACT_CHANGE_TYPES.contains(e.changeType())
+            && e.userId() != null && e.externalUserId() != null && e.createTime() > 0;
+    }
+
+    /** The contact row's key as the audit's query spells it. */
+    private static String relationship(KeyedEvent k) {
+        return k.app() + ":" + k.event().userId() + ":" + k.event().externalUserId();
+    }
+
+    /** The event's CreateTime (WeCom's clock, whole seconds): where its WelcomeCode's 20 s begin. */
+    private static Instant createdAt(KeyedEvent k) {
+        return Instant.ofEpochSecond(k.event().createTime());
     }
 
     private static WeComEvent parse(String xml) {

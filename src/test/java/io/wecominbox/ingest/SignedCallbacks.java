@@ -58,7 +58,19 @@ public final class SignedCallbacks {
 
     /** A POST whose Encrypt is exactly {@code encrypt}, correctly signed: gets past the signature check. */
     public Wire postEncrypt(String encrypt) {
-        String timestamp = Long.toString(System.currentTimeMillis() / 1000);
+        return postEncryptStampedAt(encrypt, System.currentTimeMillis() / 1000);
+    }
+
+    /**
+     * A POST correctly signed with the given {@code timestamp} (epoch seconds): what a replay of a captured
+     * request looks like, refused as stale_timestamp outside the server's window (300 s by default).
+     */
+    public Wire postStampedAt(String plaintextXml, long timestamp) {
+        return postEncryptStampedAt(crypto.encrypt(plaintextXml), timestamp);
+    }
+
+    private Wire postEncryptStampedAt(String encrypt, long epochSecond) {
+        String timestamp = Long.toString(epochSecond);
         String nonce = Long.toString(NONCES.incrementAndGet());
         return new Wire(query(crypto.signature(timestamp, nonce, encrypt), timestamp, nonce, null),
                 envelope(encrypt));
@@ -77,6 +89,26 @@ public final class SignedCallbacks {
     /** Encrypt for another corp with this app's key: signature and padding fine, receiveid wrong. */
     public String encryptForOtherCorp(String plaintextXml) {
         return new WeComCrypto(token, encodingAesKey, "wwffffffffffffffff").encrypt(plaintextXml);
+    }
+
+    /** Encrypts {@code message} exactly as given (not necessarily UTF-8) the way WeCom frames a message. */
+    public String encryptBytes(byte[] message) {
+        byte[] receiver = corpId.getBytes(StandardCharsets.UTF_8);
+        int length = 20 + message.length + receiver.length;
+        int pad = 32 - length % 32; // PKCS#7 to 32-byte blocks, 1..32
+        java.nio.ByteBuffer plain = java.nio.ByteBuffer.allocate(length + pad);
+        plain.put(new byte[16]).putInt(message.length).put(message).put(receiver);
+        while (plain.hasRemaining()) {
+            plain.put((byte) pad);
+        }
+        try {
+            byte[] key = Base64.getDecoder().decode(encodingAesKey + "=");
+            Cipher cipher = Cipher.getInstance("AES/CBC/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new IvParameterSpec(Arrays.copyOf(key, 16)));
+            return Base64.getEncoder().encodeToString(cipher.doFinal(plain.array()));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** One AES block pair whose last byte (0) is no valid 32-byte PKCS#7 pad. */

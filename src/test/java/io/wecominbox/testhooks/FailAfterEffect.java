@@ -1,6 +1,7 @@
 package io.wecominbox.testhooks;
 
 import io.wecominbox.dedup.DedupPolicy;
+import io.wecominbox.handler.DeclaredHandler;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandledEvent;
 import jakarta.annotation.Priority;
@@ -35,7 +36,9 @@ public abstract class FailAfterEffect implements EventHandler {
         }
     }
 
-    // the decorator is abstract: every other method goes to the handler unchanged
+    // the decorator is abstract: every other method goes to the handler unchanged. EventHandler's default
+    // methods are declared again, abstract: an inherited default would run on the decorator, whose class has
+    // no @HandlerDescriptor
     @Override
     public abstract String name();
 
@@ -44,4 +47,10 @@ public abstract class FailAfterEffect implements EventHandler {
 
     @Override
     public abstract DedupPolicy policy();
+
+    @Override
+    public abstract boolean keyedByRelationship();
+
+    @Override
+    public abstract DeclaredHandler descriptor();
 }

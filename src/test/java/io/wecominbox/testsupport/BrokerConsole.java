@@ -69,6 +69,27 @@ public final class BrokerConsole {
         return counts;
     }
 
+    /**
+     * Messages held by every queue of an address (its dead-letter or expiry queues on DLA / EXA included: the
+     * address's MessageCount), in delivery too; 0 for an address the broker does not have (yet).
+     */
+    public static long addressMessageCount(String address) {
+        JsonObject answer = call("/read/" + BROKER_MBEAN + ",component=addresses,address=%22" + address
+                + "%22/MessageCount");
+        return answer.getInt("status", 0) == 200 ? answer.getJsonNumber("value").longValue() : 0;
+    }
+
+    /**
+     * A numeric attribute of a queue (MessageCount: waiting, scheduled and in delivery; DeliveringCount: in
+     * delivery, i.e. received in a transaction that has not ended); -1 for a queue the broker does not have.
+     */
+    public static long queueAttribute(String address, String routingType, String queue, String attribute) {
+        JsonObject request = Json.createObjectBuilder().add("type", "read")
+                .add("mbean", queueMbean(address, routingType, queue)).add("attribute", attribute).build();
+        JsonObject answer = call("", HttpRequest.BodyPublishers.ofString(request.toString()));
+        return answer.getInt("status", 0) == 200 ? answer.getJsonNumber("value").longValue() : -1;
+    }
+
     /** Removes a divert from the running broker (until it restarts and reads broker.xml again). */
     public static void destroyDivert(String name) {
         exec("destroyDivert(java.lang.String)", Json.createArrayBuilder().add(name));
@@ -96,7 +117,13 @@ public final class BrokerConsole {
         return queueMbean(queue, "anycast", queue);
     }
 
-    private static String queueMbean(String address, String routingType, String queue) {
+    /** The broker's own MBean (its name is the dev stack's broker.xml {@code <name>}), as Jolokia wants it in JSON. */
+    public static String brokerMbean() {
+        return BROKER_MBEAN.replace("%22", "\"");
+    }
+
+    /** A queue's MBean name, as Jolokia wants it in a JSON request. */
+    public static String queueMbean(String address, String routingType, String queue) {
         return BROKER_MBEAN.replace("%22", "\"") + ",component=addresses,address=\"" + address
                 + "\",subcomponent=queues,routing-type=\"" + routingType + "\",queue=\"" + queue + "\"";
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,6 +64,31 @@ public final class LibertyProcess {
 
     public String serverName() {
         return server;
+    }
+
+    /** The server's directory (its logs/messages.log, logs/ffdc, server.env). */
+    public Path serverDir() {
+        return serverDir;
+    }
+
+    /**
+     * Lines of the server's messages.log files (the current one and those rolled over) that contain
+     * {@code text}, e.g. a message id; 0 before the server wrote any.
+     */
+    public long logLinesContaining(String text) throws IOException {
+        Path logs = serverDir.resolve("logs");
+        if (!Files.isDirectory(logs)) {
+            return 0;
+        }
+        long count = 0;
+        try (var files = Files.list(logs)) {
+            for (Path log : files.filter(f -> f.getFileName().toString().startsWith("messages")).toList()) {
+                try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
+                    count += lines.filter(l -> l.contains(text)).count();
+                }
+            }
+        }
+        return count;
     }
 
     public int httpPort() {
@@ -143,21 +169,47 @@ public final class LibertyProcess {
      * kill -9 inside a two-phase commit if {@code inDoubt} shows one within {@code within}, else anyway; true
      * when it did. A prepared branch lives a few milliseconds, shorter than it takes to see it and then kill:
      * so the server is frozen first (SIGSTOP), looked at, and killed frozen when a branch is prepared,
-     * otherwise let go for a moment.
+     * otherwise let go for a moment. Frozen, the server cannot move on, but PostgreSQL can still finish a
+     * COMMIT PREPARED the server sent just before the freeze: so {@code inDoubt} must still hold after
+     * {@link #STEADY} frozen (a CI run killed on a branch that was committing and left none in doubt).
      */
     public boolean killInDoubt(Duration within, BooleanSupplier inDoubt) throws Exception {
+        return killFrozenWhen(within, () -> inDoubt.getAsBoolean() && stillHoldsFrozen(inDoubt));
+    }
+
+    /** Long enough for a commit already at the database to land; nothing of the frozen server's moves meanwhile. */
+    static final Duration STEADY = Duration.ofMillis(300);
+
+    private static boolean stillHoldsFrozen(BooleanSupplier condition) {
+        Poll.sleep(STEADY.toMillis());
+        return condition.getAsBoolean();
+    }
+
+    /**
+     * kill -9 at the first moment {@code condition} holds of the server frozen (SIGSTOP), looked at within
+     * {@code within}, else anyway at the end; true when it held. Frozen, the server cannot move on between the
+     * look and the kill: what the condition saw is what the kill leaves (but for a commit PostgreSQL already
+     * received, which a condition that must hold for a while rules out). Between looks the server runs for
+     * 20-100 ms.
+     */
+    public boolean killFrozenWhen(Duration within, BooleanSupplier condition) throws Exception {
         long deadline = System.nanoTime() + within.toNanos();
-        boolean found = false;
-        while (!found && System.nanoTime() < deadline) {
+        boolean held = false;
+        while (!held && System.nanoTime() < deadline) {
             suspend();
-            found = inDoubt.getAsBoolean();
-            if (!found) {
+            try {
+                held = condition.getAsBoolean();
+            } catch (RuntimeException e) {
+                resume(); // never leave a frozen server behind a failed look
+                throw e;
+            }
+            if (!held) {
                 resume();
                 Poll.sleep(ThreadLocalRandom.current().nextInt(20, 100));
             }
         }
         kill(); // SIGKILL also ends a stopped process
-        return found;
+        return held;
     }
 
     /** SIGSTOP: nothing in the JVM moves until {@link #resume()} (or a kill), not even a commit in progress. */
