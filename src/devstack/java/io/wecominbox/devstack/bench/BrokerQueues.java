@@ -69,6 +69,18 @@ final class BrokerQueues {
         return sum;
     }
 
+    /** Messages on each handler queue (waiting or being delivered), by queue name, sorted. */
+    java.util.SortedMap<String, Long> backlogByQueue() throws IOException, InterruptedException {
+        java.util.SortedMap<String, Long> depths = new java.util.TreeMap<>();
+        for (var entry : readQueues("MessageCount").entrySet()) {
+            if (isHandlerQueue(entry.getKey())) {
+                depths.merge(queueName(entry.getKey()),
+                        entry.getValue().asJsonObject().getJsonNumber("MessageCount").longValue(), Long::sum);
+            }
+        }
+        return depths;
+    }
+
     /** The backlog, or -1 when the broker does not answer (the report then shows "?"). */
     long backlogOrUnknown() {
         try {

@@ -14,7 +14,9 @@ import java.util.Random;
 /**
  * Unique, realistic callbacks from the simulator's event factory, encrypted and signed per app as WeCom does.
  * Every event is new (a fresh WelcomeCode or MsgId, hence a fresh event key): the ingest does its full first
- * delivery work each time. Sealed ahead of a phase so that AES and SHA-1 do not steal the measured cores.
+ * delivery work each time. Sealed ahead of a phase so that AES and SHA-1 do not steal the measured cores; the
+ * server refuses a callback sent more than wecom.ingest.timestamp-window-seconds (300 s) after its sealing as a
+ * replay, so a phase must send what it sealed within that (the cold phase's restart included).
  */
 final class CallbackFeed {
 

@@ -1,7 +1,9 @@
 package io.wecominbox.devstack.bench;
 
 import io.wecominbox.simulator.WeComSimulator;
+import io.wecominbox.simulator.api.ApiCall;
 import io.wecominbox.simulator.api.ApiTiming;
+import io.wecominbox.simulator.api.WelcomeCodes;
 import io.wecominbox.simulator.config.WeComApp;
 import io.wecominbox.simulator.platform.WelcomeCodeListener;
 import java.util.List;
@@ -20,15 +22,37 @@ final class FakeWeComApi implements AutoCloseable {
     }
 
     static FakeWeComApi start(int port, List<WeComApp> apps) {
+        return start(port, apps, ApiTiming.realistic());
+    }
+
+    /** The same at another distance (the mix bench: 100 ms ± 30 ms without the slow tail unless asked). */
+    static FakeWeComApi start(int port, List<WeComApp> apps, ApiTiming timing) {
         if (port <= 0) {
             return new FakeWeComApi(null);
         }
         WeComSimulator.Builder builder = WeComSimulator.builder().apiPort(port).timeScale(1.0);
         apps.forEach(builder::app);
         WeComSimulator sim = builder.build().start();
-        sim.apiTiming(ApiTiming.realistic());
-        IngestBenchMain.log("fake WeCom API on %s (%s)", sim.apiBaseUrl(), ApiTiming.realistic());
+        sim.apiTiming(timing);
+        IngestBenchMain.log("fake WeCom API on %s (%s)", sim.apiBaseUrl(), timing);
         return new FakeWeComApi(sim);
+    }
+
+    /** What the API side knows of each WelcomeCode (used when, within its 20 s, or not); empty with no API. */
+    java.util.Optional<WelcomeCodes> codes() {
+        return java.util.Optional.ofNullable(sim).map(WeComSimulator::welcomeCodes);
+    }
+
+    /** Every call received, or none with no API here. */
+    List<ApiCall> calls(String path) {
+        return sim == null ? List.of() : sim.apiCalls().calls(path);
+    }
+
+    /** Forgets the recorded calls (their bodies add up over a long run); codes and timing stay. */
+    void forgetCalls() {
+        if (sim != null) {
+            sim.apiCalls().clear();
+        }
     }
 
     boolean running() {

@@ -240,12 +240,12 @@ public final class IngestBenchMain {
         return apps;
     }
 
-    private static PgBench.Db db() {
+    static PgBench.Db db() {
         return new PgBench.Db(env("DB_HOST", "127.0.0.1"), Integer.parseInt(env("DB_PORT", "5432")),
                 env("DB_NAME", "wecom_inbox"), env("DB_USER", "wecom"), env("DB_PASSWORD", ""));
     }
 
-    private static String env(String name, String fallback) {
+    static String env(String name, String fallback) {
         String value = System.getenv(name);
         return value == null || value.isBlank() ? fallback : value;
     }

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# What the benchmarks that drive the app over HTTP share (ingest-bench.sh, mix-bench.sh), sourced by them: the
+# app to measure and its stack (started here when none is ready), pgbench, the pids whose CPU is reported, the
+# machine's facts at the head of the report, and the run of one Java main of io.wecominbox.devstack.bench.
+#   INGEST_BENCH_ROOT=/path/to/checkout    the app to measure (default: this one); the bench is always this
+#                                          checkout's
+#   INGEST_BENCH_BUILD_DIR=/path           that app's build dir (default: WECOM_BUILD_DIR for this checkout,
+#                                          $INGEST_BENCH_ROOT/target for another)
+#   BENCH_API_PORT=N                       the fake WeCom API's port (default WECOM_SIM_API_PORT, else 9092)
+#   INGEST_BENCH_NODES=2                   the app as two nodes behind HAProxy (stack.sh run --nodes 2): the
+#                                          callbacks go to the load balancer (LB_PORT), the CPU of every node
+#                                          is reported
+# With no ready server on HTTP_PORT the app's stack is started (stack.sh run --no-demo, which also builds it)
+# with the server calling the fake API, and stopped at the end. With one already up it is used as it is (then
+# the consumers call whatever WeCom API that stack was given). Same environment as the dev stack (HTTP_PORT,
+# DB_*, LIBERTY_SERVER, ...). PGBENCH=/path/to/pgbench overrides where pgbench is looked for.
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# this checkout's bench classes, whichever app is measured
+CLASSPATH_NOW=$("$HERE/src/stack/classpath.sh")
+APP_ROOT=$(cd "${INGEST_BENCH_ROOT:-$HERE}" && pwd)
+if [ -n "${INGEST_BENCH_BUILD_DIR:-}" ]; then
+  export WECOM_BUILD_DIR=$INGEST_BENCH_BUILD_DIR
+elif [ "$APP_ROOT" != "$HERE" ]; then
+  export WECOM_BUILD_DIR=$APP_ROOT/target
+fi
+. "$HERE/src/stack/lib.sh"
+load_secrets
+export WECOM_APPS $(wecom_app_variables) DB_PASSWORD ARTEMIS_ADMIN_USER ARTEMIS_ADMIN_PASSWORD
+
+find_pgbench() {
+  local candidate
+  # the versioned Debian binary before PATH's pg_wrapper, which may pick another major version
+  for candidate in "${PGBENCH:-}" $(ls -d /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | sort -V -r) \
+                   "$(command -v pgbench || true)"; do
+    [ -n "$candidate" ] && [ -x "$candidate" ] && { echo "$candidate"; return 0; }
+  done
+  return 1
+}
+
+psql_q() { command -v psql >/dev/null && PGPASSWORD=$DB_PASSWORD psql -X -At -h "$DB_HOST" -p "$DB_PORT" \
+  -U "$DB_USER" -d "$DB_NAME" -c "$1" 2>/dev/null || echo "?"; }
+
+# bench_prepare NAME: pgbench found, the stack ready (started if need be), TARGET_PORT, NODES, NODE_WATCH, the
+# pids, and REPORT (<build dir>/bench/NAME-<time>.md) begun with the machine's facts; BODY is where the Java
+# main writes its part.
+bench_prepare() {
+  local name=$1 n lock artemis_home
+  PGBENCH_BIN=$(find_pgbench) || die "pgbench not found (looked at \$PGBENCH, PATH, /usr/lib/postgresql/*/bin).
+  Install it: apt-get install postgresql-contrib (Debian/Ubuntu; postgresql-client on newer releases), or
+  set PGBENCH=/path/to/pgbench."
+  API_ARGS=()
+  if curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null 2>&1; then
+    log "using the WeCom Inbox already ready on http://127.0.0.1:$HTTP_PORT as it is"
+    [ -n "${BENCH_API_PORT:-}" ] && API_ARGS=(--api-port "$BENCH_API_PORT")
+  else
+    : "${BENCH_API_PORT:=${WECOM_SIM_API_PORT:-9092}}"
+    export WECOM_API_BASE_URL=http://127.0.0.1:$BENCH_API_PORT
+    API_ARGS=(--api-port "$BENCH_API_PORT")
+    run_stack_for_bench "$APP_ROOT" "$STACK_DIR/logs/$name-run.log"
+  fi
+  NODES=${INGEST_BENCH_NODES:-1}
+  TARGET_PORT=$HTTP_PORT
+  NODE_WATCH=()
+  if [ "$NODES" -gt 1 ]; then
+    TARGET_PORT=${LB_PORT:-$((HTTP_PORT + 2))}
+    # node 1 answers first; the other nodes and HAProxy come after it
+    for i in $(seq 1 300); do
+      curl -fsS "http://127.0.0.1:$TARGET_PORT/health/ready" >/dev/null 2>&1 && break
+      [ "$i" = 300 ] && die "no load balancer answers on $TARGET_PORT (INGEST_BENCH_NODES=$NODES wants stack.sh run --nodes $NODES)"
+      sleep 1
+    done
+    for n in $(seq 2 "$NODES"); do
+      NODE_WATCH+=(--watch "liberty$n=$(cat "$WLP_DIR/usr/servers/.pid/$LIBERTY_SERVER$n.pid" 2>/dev/null || true)")
+    done
+    log "measuring $NODES nodes through the load balancer on $TARGET_PORT"
+  fi
+  LIBERTY_PID_FILE=$WLP_DIR/usr/servers/.pid/$LIBERTY_SERVER.pid
+  LIBERTY_PID=$(cat "$LIBERTY_PID_FILE" 2>/dev/null || true)
+  ARTEMIS_PID=$(cat "$STACK_DIR/pids/artemis.pid" 2>/dev/null || true)
+  # The postmaster that owns DB_PORT (first line of its socket lock file), for its CPU; local servers only.
+  POSTGRES_PID=
+  if is_local_host "$DB_HOST"; then
+    for lock in "/var/run/postgresql/.s.PGSQL.$DB_PORT.lock" "/tmp/.s.PGSQL.$DB_PORT.lock"; do
+      [ -r "$lock" ] && { POSTGRES_PID=$(head -n 1 "$lock"); break; }
+    done
+  fi
+  # The stack's private Redis (redis.sh); a shared one is not ours to measure, so no CPU column then.
+  REDIS_PID=$(cat "$STACK_DIR/pids/redis.pid" 2>/dev/null || true)
+  [ -n "$REDIS_PID" ] && ! kill -0 "$REDIS_PID" 2>/dev/null && REDIS_PID=
+
+  OUT_DIR=$BUILD_DIR/bench
+  mkdir -p "$OUT_DIR"
+  STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+  REPORT=$OUT_DIR/$name-$STAMP.md
+  BODY=$OUT_DIR/.$name-$STAMP.body.md
+
+  # If the driver dies (Ctrl-C, kill), its scratch table must not stay behind; it drops it itself otherwise.
+  # (The ingest bench resumes the handler queues itself too.) A stack we started is stopped after that.
+  STACK_TRAP=$(trap -p EXIT | sed -e "s/^trap -- '//" -e "s/' EXIT\$//")
+  trap bench_cleanup EXIT
+
+  artemis_home=$(ls -d "$BUILD_DIR"/artemis-dist/apache-artemis-* 2>/dev/null | sort -V | tail -n 1 || true)
+  {
+    echo "Machine: $(nproc) cores ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)), \
+$(free -m | awk '/^Mem:/ {printf "%.1f GB", $2/1024}') RAM, kernel $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg) before the run."
+    echo "Software: $(java -version 2>&1 | head -n 1 | sed 's/"//g'); Open Liberty \
+$(sed -n 's/^com.ibm.websphere.productVersion=//p' "$WLP_DIR/lib/versions/openliberty.properties" 2>/dev/null); \
+Artemis ${artemis_home##*apache-artemis-}; PostgreSQL $(psql_q 'SHOW server_version'); $("$PGBENCH_BIN" -V)."
+    echo "PostgreSQL settings: fsync=$(psql_q 'SHOW fsync'), synchronous_commit=$(psql_q 'SHOW synchronous_commit'), \
+wal_sync_method=$(psql_q 'SHOW wal_sync_method'), max_prepared_transactions=$(psql_q 'SHOW max_prepared_transactions'), \
+shared_buffers=$(psql_q 'SHOW shared_buffers'), max_connections=$(psql_q 'SHOW max_connections')."
+    echo "Artemis journal: $(grep -oE '<journal-(type|datasync|buffer-timeout)>[^<]*' "$STACK_DIR/artemis/etc/broker.xml" 2>/dev/null \
+| sed 's/<journal-//; s/>/=/' | paste -sd ' ')."
+    echo "App: $APP_ROOT ($(git -C "$APP_ROOT" rev-parse --abbrev-ref HEAD 2>/dev/null) \
+$(git -C "$APP_ROOT" log -1 --format='%h %cI' 2>/dev/null)\
+$([ -n "$(git -C "$APP_ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] && echo ' + uncommitted changes')), built in $BUILD_DIR."
+    echo "Liberty: $(grep -E '^-X' "$SERVER_DIR/jvm.options" 2>/dev/null | paste -sd ' '); pools: $(grep -oE '<connectionManager [^/]*' \
+"$SERVER_DIR/server.xml" 2>/dev/null | grep -oE 'maxPoolSize="[0-9]+"' | paste -sd ' ')."
+    echo
+  } > "$REPORT"
+  log "pgbench: $PGBENCH_BIN; report: $REPORT"
+}
+
+bench_cleanup() {
+  command -v psql >/dev/null && PGPASSWORD=$DB_PASSWORD psql -X -q -h "$DB_HOST" -p "$DB_PORT" -U "$DB_USER" \
+    -d "$DB_NAME" -c "DROP TABLE IF EXISTS bench_pgbench_insert" >/dev/null 2>&1 || true
+  rm -f "$BODY"
+  [ -n "$STACK_TRAP" ] && eval "$STACK_TRAP"
+}
+
+# bench_run NAME MAIN_CLASS [args...]: the Java main with what every such bench gets (the callback URL, pgbench,
+# the fake API's port, the broker's management API, the pids to watch, the report), then the given arguments
+# (the command line's last, so they win); its report is appended to REPORT.
+bench_run() {
+  local name=$1 main=$2 status
+  shift 2
+  set +e
+  java -Xms256m -Xmx1500m -XX:+UseSerialGC -cp "$CLASSPATH_NOW" "$main" \
+    --base-url "http://127.0.0.1:$TARGET_PORT" --pgbench "$PGBENCH_BIN" "${API_ARGS[@]}" \
+    --broker-console "http://127.0.0.1:$ARTEMIS_CONSOLE_PORT/console/jolokia" \
+    --watch "liberty=$LIBERTY_PID" --watch "artemis=$ARTEMIS_PID" --watch "postgres=$POSTGRES_PID" \
+    --watch "redis=$REDIS_PID" "${NODE_WATCH[@]}" \
+    --clock-ticks "$(getconf CLK_TCK)" --report "$BODY" "$@"
+  status=$?
+  set -e
+  [ $status = 0 ] || die "the benchmark failed (exit $status)"
+  cat "$BODY" >> "$REPORT"
+  echo
+  log "report: $REPORT"
+}
