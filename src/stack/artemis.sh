@@ -90,7 +90,19 @@ create_instance() {
   sed -i '/^app *=/d' "$roles"; printf 'app = %s\n' "$BROKER_USER" >> "$roles"
   sed -i "/^$ARTEMIS_ADMIN_USER *=/d" "$users"
   printf '%s = %s\n' "$ARTEMIS_ADMIN_USER" "$ARTEMIS_ADMIN_PASSWORD" >> "$users"
+  # The application's management user (role monitor): reads queue and divert attributes, invokes nothing, so
+  # the app server never holds the console admin's password (docs/deploy.md, section 3, as an admin does it).
+  sed -i "/^$ARTEMIS_MONITOR_USER *=/d" "$users"
+  printf '%s = %s\n' "$ARTEMIS_MONITOR_USER" "$ARTEMIS_MONITOR_PASSWORD" >> "$users"
+  sed -i '/^monitor *=/d' "$roles"; printf 'monitor = %s\n' "$ARTEMIS_MONITOR_USER" >> "$roles"
   chmod 600 "$users"
+  java "$ROOT/src/devstack/java/io/wecominbox/devstack/MergeManagementFragment.java" \
+    "$INSTANCE/etc/management.xml" "$ROOT/src/main/broker/wecom-inbox-management.xml" \
+    || die "could not merge src/main/broker/wecom-inbox-management.xml into $INSTANCE/etc/management.xml"
+  # Jolokia lets in only the roles listed here; what each role may do there is management.xml's
+  grep -q '^HAWTIO_ROLES=' "$INSTANCE/etc/artemis.profile" \
+    || die "$INSTANCE/etc/artemis.profile has no HAWTIO_ROLES line: the monitor role cannot be let in to Jolokia"
+  sed -i "s/^HAWTIO_ROLES=.*/HAWTIO_ROLES='amq,monitor'/" "$INSTANCE/etc/artemis.profile"
 }
 
 launch() {

@@ -48,8 +48,9 @@ server_environment() {
   export BROKER_CONNECTION_PARAMETERS="host=127.0.0.1;port=$DEPLOY_BROKER_PORT"
   export BROKER_CONNECTOR_CLASSES=org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory
   export HTTP_PORT=$DEPLOY_HTTP_PORT HTTPS_PORT=$DEPLOY_HTTPS_PORT ADMIN_USER=admin
+  # the read-only management user of section 3, never the broker's admin
   export WECOM_BROKER_MANAGEMENT_URL=http://127.0.0.1:$DEPLOY_CONSOLE_PORT/console/jolokia
-  export WECOM_BROKER_MANAGEMENT_USER=admin WECOM_BROKER_MANAGEMENT_PASSWORD=$ARTEMIS_ADMIN_PASSWORD
+  export WECOM_BROKER_MANAGEMENT_USER=wecom-monitor WECOM_BROKER_MANAGEMENT_PASSWORD=$ARTEMIS_MONITOR_PASSWORD
   export REDIS_HOST= # section 5: no Redis, the hot tier runs in-process
   export WECOM_API_BASE_URL=http://127.0.0.1:$DEPLOY_SIM_API_PORT
   export DB_PASSWORD BROKER_PASSWORD ADMIN_PASSWORD KEYSTORE_PASSWORD
@@ -66,7 +67,8 @@ prepare() {
   [ -n "${WECOM_APPS:-}" ] || die "WECOM_APPS and WECOM_APP_* must be set (the apps the server serves)"
   ( umask 077
     printf 'DB_PASSWORD=%s\nBROKER_PASSWORD=%s\nADMIN_PASSWORD=%s\nKEYSTORE_PASSWORD=%s\nARTEMIS_ADMIN_PASSWORD=%s\n' \
-      "$(random_secret)" "$(random_secret)" "$(random_secret)" "$(random_secret)" "$(random_secret)" > "$SECRETS" )
+      "$(random_secret)" "$(random_secret)" "$(random_secret)" "$(random_secret)" "$(random_secret)" > "$SECRETS"
+    printf 'ARTEMIS_MONITOR_PASSWORD=%s\n' "$(random_secret)" >> "$SECRETS" )
   load_secrets
 
   log "1. artifacts"
@@ -89,7 +91,8 @@ prepare() {
   DB_HOST=$DB_HOST_USED DB_PORT=$DB_PORT_USED DB_NAME=$DEPLOY_DB_NAME DB_USER=$DEPLOY_DB_USER \
     DB_PASSWORD=$DB_PASSWORD devtools io.wecominbox.devstack.MigrateMain || die "migrations failed"
 
-  log "3. Artemis: artemis create, the application's broker file merged, user wecom with role app"
+  log "3. Artemis: artemis create, the application's broker and management files merged, users wecom (role app)"
+  log "   and wecom-monitor (role monitor, read-only management)"
   stop_broker
   local home
   home=$(ls -d "$BUILD_DIR"/artemis-dist/apache-artemis-* 2>/dev/null | sort -V | tail -n 1 || true)
@@ -104,6 +107,10 @@ prepare() {
     --java-memory 512M "$BROKER" > "$DIR/logs/artemis-create.log" 2>&1 || die "artemis create failed"
   java "$ROOT/src/devstack/java/io/wecominbox/devstack/MergeBrokerFragment.java" \
     "$BROKER/etc/broker.xml" "$ROOT/src/main/broker/wecom-inbox-broker.xml" || die "merge failed"
+  java "$ROOT/src/devstack/java/io/wecominbox/devstack/MergeManagementFragment.java" \
+    "$BROKER/etc/management.xml" "$ROOT/src/main/broker/wecom-inbox-management.xml" || die "management merge failed"
+  grep -q "^HAWTIO_ROLES='[^']*'" "$BROKER/etc/artemis.profile" || die "no HAWTIO_ROLES in etc/artemis.profile"
+  sed -i "s/^HAWTIO_ROLES='\([^']*\)'/HAWTIO_ROLES='\1,monitor'/" "$BROKER/etc/artemis.profile"
   setsid nohup "$BROKER/bin/artemis" run > "$DIR/logs/artemis.log" 2>&1 < /dev/null &
   echo $! > "$DIR/artemis.pid"
   local i
@@ -112,14 +119,20 @@ prepare() {
   "$BROKER/bin/artemis" user add --silent --url "tcp://127.0.0.1:$DEPLOY_BROKER_PORT" --user admin \
     --password "$ARTEMIS_ADMIN_PASSWORD" --user-command-user wecom --user-command-password "$BROKER_PASSWORD" \
     --role app > "$DIR/logs/artemis-user.log" 2>&1 || die "artemis user add failed; see $DIR/logs/artemis-user.log"
+  "$BROKER/bin/artemis" user add --silent --url "tcp://127.0.0.1:$DEPLOY_BROKER_PORT" --user admin \
+    --password "$ARTEMIS_ADMIN_PASSWORD" --user-command-user wecom-monitor \
+    --user-command-password "$ARTEMIS_MONITOR_PASSWORD" --role monitor >> "$DIR/logs/artemis-user.log" 2>&1 \
+    || die "artemis user add (wecom-monitor) failed; see $DIR/logs/artemis-user.log"
 
   log "4. Liberty: server create $DEPLOY_LIBERTY_SERVER and the documented pieces"
   [ -x "$WLP/bin/server" ] || die "no Liberty runtime at $WLP (mvn liberty:create installs one)"
   "$WLP/bin/server" stop "$DEPLOY_LIBERTY_SERVER" > /dev/null 2>&1 || true
   rm -rf "$SERVER_DIR"
   "$WLP/bin/server" create "$DEPLOY_LIBERTY_SERVER" > "$DIR/logs/server-create.log" 2>&1 || die "server create failed"
-  mkdir -p "$SERVER_DIR/jdbc" "$SERVER_DIR/resources" "$SERVER_DIR/apps" "$SERVER_DIR/configDropins/overrides"
+  mkdir -p "$SERVER_DIR/jdbc" "$SERVER_DIR/resources" "$SERVER_DIR/apps" "$SERVER_DIR/configDropins/overrides" \
+    "$SERVER_DIR/configDropins/defaults"
   cp "$ROOT/server.xml" "$SERVER_DIR/server.xml"
+  cp "$ROOT/liberty/configDropins/defaults/wecom-handlers.xml" "$SERVER_DIR/configDropins/defaults/"
   cp "$ROOT/liberty/bootstrap.properties" "$ROOT/liberty/jvm.options" "$ROOT/liberty/server.env" "$SERVER_DIR/"
   cp "$DIR/artifacts/postgresql-$pg_version.jar" "$SERVER_DIR/jdbc/postgresql.jar"
   cp "$BUILD_DIR/wecom-inbox-jdbc.jar" "$SERVER_DIR/jdbc/wecom-inbox-jdbc.jar"
@@ -127,7 +140,7 @@ prepare() {
   cp "$BUILD_DIR/wecom-inbox.war" "$SERVER_DIR/apps/wecom-inbox.war"
   cat > "$SERVER_DIR/configDropins/overrides/wecom-inbox-app.xml" <<'XML'
 <server>
-  <!-- the name must be wecom-inbox: the activation specs in server.xml are wecom-inbox/<BeanName> -->
+  <!-- the name must be wecom-inbox: the activation specs are wecom-inbox/<BeanName> -->
   <webApplication id="wecom-inbox" name="wecom-inbox" location="wecom-inbox.war" contextRoot="/"/>
 </server>
 XML

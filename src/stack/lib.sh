@@ -20,6 +20,8 @@ die()  { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 : "${DB_HOST:=127.0.0.1}" "${DB_PORT:=5432}" "${DB_NAME:=wecom_inbox}" "${DB_USER:=wecom}"
 : "${BROKER_HOST:=127.0.0.1}" "${BROKER_PORT:=61616}" "${BROKER_USER:=wecom}"
 : "${ARTEMIS_CONSOLE_PORT:=8161}" "${ARTEMIS_ADMIN_USER:=admin}"
+# the application's read-only management user at the broker (role monitor: src/main/broker/wecom-inbox-management.xml)
+: "${ARTEMIS_MONITOR_USER:=wecom-monitor}"
 # the broker pair's backup (artemis.sh start-backup): next to the primary's ports
 : "${BROKER_BACKUP_PORT:=$((BROKER_PORT + 1))}" "${ARTEMIS_BACKUP_CONSOLE_PORT:=$((ARTEMIS_CONSOLE_PORT + 1))}"
 # test runs start a private Redis of their own (src/stack/redis.sh), away from a shared one on 6379
@@ -31,7 +33,8 @@ if [ "${STACK_FRESH:-false}" = true ]; then : "${REDIS_PORT:=6390}"; fi
 # beside the one the demo keeps.
 if [ "${STACK_FRESH:-false}" = true ] && [[ $DB_NAME != *_test ]]; then DB_NAME="${DB_NAME}_test"; fi
 export DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
-       BROKER_BACKUP_PORT ARTEMIS_BACKUP_CONSOLE_PORT ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT ADMIN_USER
+       BROKER_BACKUP_PORT ARTEMIS_BACKUP_CONSOLE_PORT ARTEMIS_ADMIN_USER ARTEMIS_MONITOR_USER REDIS_HOST REDIS_PORT \
+       HTTP_PORT HTTPS_PORT ADMIN_USER
 
 random_secret() { head -c 18 /dev/urandom | base64 | tr -d '/+=' | head -c 20; }
 
@@ -40,8 +43,8 @@ random_secret() { head -c 18 /dev/urandom | base64 | tr -d '/+=' | head -c 20; }
 load_secrets() {
   [ -f "$SECRETS_FILE" ] && . "$SECRETS_FILE"
   local changed=0 name
-  for name in DB_PASSWORD BROKER_PASSWORD ARTEMIS_ADMIN_PASSWORD ARTEMIS_CLUSTER_PASSWORD ADMIN_PASSWORD \
-              KEYSTORE_PASSWORD; do
+  for name in DB_PASSWORD BROKER_PASSWORD ARTEMIS_ADMIN_PASSWORD ARTEMIS_MONITOR_PASSWORD ARTEMIS_CLUSTER_PASSWORD \
+              ADMIN_PASSWORD KEYSTORE_PASSWORD; do
     if [ -z "${!name:-}" ]; then
       printf -v "$name" '%s' "$(random_secret)"; changed=1
       ( umask 077; printf '%s=%s\n' "$name" "${!name}" >> "$SECRETS_FILE" )

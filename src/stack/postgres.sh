@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # PostgreSQL for WeCom Inbox: use the one configured (DB_HOST/DB_PORT) when it answers, else start a
 # private one under target/stack. Either way XA needs max_prepared_transactions > 0, our role and our
-# database. Usage: postgres.sh ensure | stop | restart
-#   restart: restarts the server the stack uses (its private one, or the local Debian cluster on DB_PORT),
-#            fast shutdown: sessions end, prepared (XA) transactions survive. Refuses with exit code 3 for a
-#            server it cannot restart (remote, or local but not a Debian cluster): the caller decides.
+# database. Usage: postgres.sh ensure | stop | restart [fast|immediate] | can-restart [fast|immediate]
+#   restart: restarts the server the stack uses (its private one, or the local Debian cluster on DB_PORT).
+#            fast (default): sessions end, a checkpoint, prepared (XA) transactions survive. immediate: the
+#            postmaster and every backend quit at once, no checkpoint, crash recovery at the start (as after a
+#            power cut; prepared transactions survive too, from the WAL). Refuses with exit code 3 for a
+#            server it cannot restart (remote, or local but not a Debian cluster; immediate: not the embedded
+#            one either): the caller decides.
 #   STACK_POSTGRES=auto      (default) the configured server if it answers, else a private one from Debian's
 #                            binaries, else an embedded one (binaries from Maven Central, needs only a JDK)
 #   STACK_POSTGRES=embedded  always the embedded one; STACK_POSTGRES=debian always the Debian one
@@ -238,15 +241,17 @@ REFUSED=3
 refuse() { printf '[stack] REFUSED: %s\n' "$*" >&2; exit $REFUSED; }
 
 # For tests of a database outage mid-run (and operators): whichever server this stack uses, restarted.
-restart() {
-  local kind what cluster
+restart() { # [fast|immediate]
+  local mode=${1:-fast} kind what cluster
+  case $mode in fast|immediate) ;; *) die "restart mode must be fast or immediate" ;; esac
   if kind=$(private_running); then
     read -r kind what < "$PRIVATE_PID"
     case $kind in
       debian)
-        log "restarting the private PostgreSQL on port $DB_PORT (fast)"
-        debian_run "$what/pg_ctl" -D "$PGDATA_DIR" -m fast -w -t 60 restart >/dev/null ;;
+        log "restarting the private PostgreSQL on port $DB_PORT ($mode)"
+        debian_run "$what/pg_ctl" -D "$PGDATA_DIR" -m "$mode" -w -t 60 restart >/dev/null ;;
       embedded)
+        [ "$mode" = fast ] || refuse "the embedded PostgreSQL is only restarted fast (its JVM stops it)"
         log "restarting the embedded PostgreSQL on port $DB_PORT"
         stop_private
         start_embedded ;;
@@ -254,9 +259,9 @@ restart() {
   elif ! is_local_host "$DB_HOST"; then
     refuse "PostgreSQL at $DB_HOST:$DB_PORT is remote: this script does not restart other machines' servers"
   elif cluster=$(debian_cluster_on_port); then
-    log "restarting the local Debian cluster $cluster on port $DB_PORT (fast)"
+    log "restarting the local Debian cluster $cluster on port $DB_PORT ($mode)"
     # shellcheck disable=SC2086
-    pg_ctlcluster --skip-systemctl-redirect -m fast $cluster restart
+    pg_ctlcluster --skip-systemctl-redirect -m "$mode" $cluster restart
   else
     refuse "PostgreSQL at $DB_HOST:$DB_PORT was not started by this stack and is not a local Debian cluster"
   fi
@@ -267,8 +272,13 @@ restart() {
 
 # Whether restart would restart the server (exit 0) or refuse (exit 3), asked before a test starts an outage
 # scenario, so that it is skipped up front instead of halfway.
-can_restart() {
-  private_running >/dev/null && return 0
+can_restart() { # [fast|immediate]
+  local kind what
+  if kind=$(private_running); then
+    read -r kind what < "$PRIVATE_PID"
+    [ "$kind" = embedded ] && [ "${1:-fast}" = immediate ] && exit $REFUSED
+    return 0
+  fi
   is_local_host "$DB_HOST" && debian_cluster_on_port >/dev/null && return 0
   exit $REFUSED
 }
@@ -276,7 +286,7 @@ can_restart() {
 case ${1:-ensure} in
   ensure) ensure ;;
   stop) stop_private ;;
-  restart) restart ;;
-  can-restart) can_restart ;;
-  *) die "usage: postgres.sh ensure|stop|restart|can-restart" ;;
+  restart) restart "${2:-fast}" ;;
+  can-restart) can_restart "${2:-fast}" ;;
+  *) die "usage: postgres.sh ensure|stop|restart [fast|immediate]|can-restart [fast|immediate]" ;;
 esac

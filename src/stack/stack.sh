@@ -20,13 +20,17 @@ write_liberty_env() {
   {
     [ -f "$ROOT/liberty/server.env" ] && sed -e '$a\' "$ROOT/liberty/server.env"
     local name
-    # ARTEMIS_*: the queue-depth metrics read the broker's management API (Jolokia) on the console port
+    # ARTEMIS_MONITOR_*: queue depths and the route check read the broker's management API (Jolokia) on the
+    # console port as the read-only monitor user; the console admin's password never reaches the server
     for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_BACKUP_PORT BROKER_USER \
                 BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT ADMIN_USER ADMIN_PASSWORD KEYSTORE_PASSWORD \
-                ARTEMIS_CONSOLE_PORT ARTEMIS_ADMIN_USER ARTEMIS_ADMIN_PASSWORD WECOM_API_BASE_URL \
+                ARTEMIS_CONSOLE_PORT ARTEMIS_MONITOR_USER ARTEMIS_MONITOR_PASSWORD WECOM_API_BASE_URL \
                 $(wecom_app_variables) $(handler_text_variables); do
       printf '%s=%s\n' "$name" "${!name:-}"
     done
+    # the dev and test stack call the admin API and the dashboard over plain HTTP (127.0.0.1 only); production
+    # keeps the default, HTTPS only (docs/deploy.md, "The admin login")
+    printf 'WECOM_SECURITY_ADMIN_REQUIRES_TLS=%s\n' "${WECOM_SECURITY_ADMIN_REQUIRES_TLS:-false}"
   } > "$SERVER_DIR/server.env.new"
   chmod 600 "$SERVER_DIR/server.env.new"; mv "$SERVER_DIR/server.env.new" "$SERVER_DIR/server.env"
 }
@@ -74,7 +78,8 @@ use_redis_state() {
 write_stack_env() {
   local name
   for name in DB_HOST DB_PORT DB_NAME DB_USER BROKER_HOST BROKER_PORT BROKER_USER ARTEMIS_CONSOLE_PORT \
-              BROKER_BACKUP_PORT ARTEMIS_BACKUP_CONSOLE_PORT ARTEMIS_ADMIN_USER REDIS_HOST REDIS_PORT REDIS_OWNED HTTP_PORT HTTPS_PORT WECOM_SIM_API_PORT \
+              BROKER_BACKUP_PORT ARTEMIS_BACKUP_CONSOLE_PORT ARTEMIS_ADMIN_USER ARTEMIS_MONITOR_USER REDIS_HOST REDIS_PORT \
+              REDIS_OWNED HTTP_PORT HTTPS_PORT WECOM_SIM_API_PORT \
               WECOM_API_BASE_URL ADMIN_USER; do
     printf '%s=%s\n' "$name" "${!name:-}"
   done > "$STACK_DIR/stack.env"

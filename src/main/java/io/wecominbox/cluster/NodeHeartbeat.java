@@ -1,7 +1,5 @@
 package io.wecominbox.cluster;
 
-import io.wecominbox.ingest.IngestMetrics;
-import io.wecominbox.relay.PublicationRelay;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -53,10 +51,7 @@ public class NodeHeartbeat {
     private NodeIdentity node;
 
     @Inject
-    private IngestMetrics ingest;
-
-    @Inject
-    private PublicationRelay relay;
+    private NodeFiguresSource source;
 
     @Inject
     private Clock clock;
@@ -76,7 +71,7 @@ public class NodeHeartbeat {
     }
 
     void beat() {
-        NodeFigures figures = NodeFigures.of(ingest.window(), clock.instant(), relay.status().backlog());
+        NodeFigures figures = source.lastMinute(clock.instant());
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(BEAT)) {
             c.setAutoCommit(true);
             s.setQueryTimeout(5);

@@ -6,10 +6,13 @@ import java.util.Set;
 
 /**
  * A handler: one side effect per WeCom event, run exactly once per handler however often the event is
- * delivered. Implement it as an {@code @ApplicationScoped} CDI bean and give it a message-driven bean of its
- * own ({@code <Name>EventConsumer}, see docs/handlers.md) that calls {@link HandlerRunner#run} in one
- * line. The framework (not the handler) builds the dedup key {@code wecom:{name}:{eventKey}[:{batchId}]},
- * claims it, and commits the claim together with whatever {@link #handle} wrote or sent.
+ * delivered. Implement it as an {@code @ApplicationScoped} CDI bean annotated {@link HandlerDescriptor}; its
+ * queue, consumer bean and server configuration are generated from that (docs/handlers.md). The framework
+ * (not the handler) builds the dedup key {@code wecom:{name}:{eventKey}[:{batchId}]}, claims it, and commits
+ * the claim together with whatever {@link #handle} wrote or sent.
+ *
+ * <p>{@link #name()}, {@link #eventTypes()}, {@link #keyedByRelationship()} and {@link #policy()} read the
+ * descriptor; a handler does not override them (test doubles without a descriptor do).
  */
 public interface EventHandler {
 
@@ -18,7 +21,9 @@ public interface EventHandler {
      * {@code wecom.handler.<name>}, of the metrics and of the config keys {@code wecom.handler.<name>.*}.
      * Renaming a handler makes every past event new to it.
      */
-    String name();
+    default String name() {
+        return descriptor().name();
+    }
 
     /**
      * The event types it takes (the {@code eventType} message property: the Event for MsgType=event, else the
@@ -26,7 +31,9 @@ public interface EventHandler {
      * ({@link HandlerRoute}); the runner checks it again and acknowledges (logged, no effect) anything else
      * that reaches the queue.
      */
-    Set<String> eventTypes();
+    default Set<String> eventTypes() {
+        return descriptor().eventTypes();
+    }
 
     /**
      * True for handlers whose effect is about the relationship itself (contact, crm): their
@@ -35,11 +42,18 @@ public interface EventHandler {
      * are published to their queues. False (the default): the ingest's key, and no pulled records.
      */
     default boolean keyedByRelationship() {
-        return false;
+        return descriptor().keyedByRelationship();
     }
 
     /** Windows and store-down behaviour in code; each value can be overridden per deployment by config. */
-    DedupPolicy policy();
+    default DedupPolicy policy() {
+        return descriptor().policy();
+    }
+
+    /** The class's {@link HandlerDescriptor}, read once. */
+    default DeclaredHandler descriptor() {
+        return DeclaredHandler.of(getClass());
+    }
 
     /**
      * The side effect. Runs inside the consumer's XA transaction: database writes through {@code jdbc/wecom}

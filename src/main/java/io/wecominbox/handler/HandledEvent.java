@@ -1,6 +1,7 @@
 package io.wecominbox.handler;
 
 import io.wecominbox.event.WeComEvent;
+import io.wecominbox.logging.Redacted;
 
 /**
  * What a handler gets: one delivery of one event, as the ingest published it, plus the framework's dedup key.
@@ -18,10 +19,10 @@ import io.wecominbox.event.WeComEvent;
 public record HandledEvent(String app, String eventType, String eventKey, String dedupKey, String batchId,
                            long callbackLogId, int deliveryCount, String plaintext, WeComEvent event) {
 
-    /** For logs: names and keys only, never content. */
+    /** For logs: the row id and a stable tag of the key, never the key (customers' identifiers) or content. */
     @Override
     public String toString() {
-        return "HandledEvent[" + dedupKey + " type=" + eventType + " callbackLog=" + callbackLogId
+        return "HandledEvent[callbackLog=" + callbackLogId + " key=" + Redacted.id(dedupKey) + " type=" + eventType
             + " delivery=" + deliveryCount + "]";
     }
 }

@@ -1,9 +1,9 @@
 package io.wecominbox.reconcile;
 
-import io.wecominbox.handler.contact.ExternalContactStore.ContactKey;
 import io.wecominbox.reconcile.ReconcileRun.Progress;
 import io.wecominbox.reconcile.ReconcileSteps.Owner;
 import io.wecominbox.reconcile.ReconcileSteps.PageCounts;
+import io.wecominbox.relationship.Relationship;
 import io.wecominbox.wecom.WeComCallOutcome;
 import io.wecominbox.wecom.WeComCallOutcome.Kind;
 import java.time.Clock;
@@ -133,7 +133,7 @@ final class ReconcilePass {
     }
 
     private int markGone(List<String> members, Instant startedAt) {
-        List<ContactKey> unlisted = steps.unlisted(owner, members, startedAt);
+        List<Relationship> unlisted = steps.unlisted(owner, members, startedAt);
         int gone = 0;
         for (int i = 0; i < unlisted.size(); i += GONE_BATCH) {
             int marked = steps.gone(owner, corpId, unlisted.subList(i, Math.min(unlisted.size(), i + GONE_BATCH)),

@@ -1,5 +1,6 @@
 package io.wecominbox.reconcile;
 
+import io.wecominbox.db.DatabaseFailure;
 import io.wecominbox.reconcile.ReconcileRun.Progress;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -60,7 +61,7 @@ public class ReconcileRuns {
                 return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile_run insert failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile_run insert", e);
         }
     }
 
@@ -81,7 +82,7 @@ public class ReconcileRuns {
                 }
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile_run claim failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile_run claim", e);
         }
         return ids;
     }
@@ -147,7 +148,7 @@ public class ReconcileRuns {
             s.setString(5, node);
             s.executeUpdate();
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile_run update failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile_run update", e);
         }
     }
 
@@ -164,7 +165,7 @@ public class ReconcileRuns {
             s.setString(5, node);
             return s.executeUpdate() == 1;
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile_run finish failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile_run finish", e);
         }
     }
 
@@ -177,7 +178,7 @@ public class ReconcileRuns {
                 return rs.next() ? Optional.of(progress(rs)) : Optional.empty();
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile_run query failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile_run query", e);
         }
     }
 
@@ -208,7 +209,7 @@ public class ReconcileRuns {
             }
             return runs;
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile_run query failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile_run query", e);
         }
     }
 

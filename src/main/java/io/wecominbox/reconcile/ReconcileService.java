@@ -1,8 +1,9 @@
 package io.wecominbox.reconcile;
 
-import io.wecominbox.ingest.WeComApps;
+import io.wecominbox.cluster.NodeIdentity;
 import io.wecominbox.reconcile.ReconcileSteps.Owner;
 import io.wecominbox.wecom.WeComApi;
+import io.wecominbox.wecom.WeComApps;
 import io.wecominbox.wecom.WeComCallOutcome;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -12,8 +13,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,6 +63,9 @@ public class ReconcileService {
     @Inject
     Clock clock;
 
+    @Inject
+    NodeIdentity nodeIdentity;
+
     private final Set<Long> active = ConcurrentHashMap.newKeySet();
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private volatile boolean stopping;
@@ -98,8 +100,7 @@ public class ReconcileService {
     }
 
     public String node() {
-        return settings.node().filter(n -> !n.isBlank()).orElseGet(() -> host() + "/"
-            + System.getProperty("wlp.server.name", "server"));
+        return nodeIdentity.or(settings.node());
     }
 
     private void startScheduled() {
@@ -153,14 +154,6 @@ public class ReconcileService {
             task.run();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "reconcile " + what + " failed; next as scheduled", e);
-        }
-    }
-
-    private static String host() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
         }
     }
 

@@ -1,15 +1,17 @@
 package io.wecominbox.reconcile;
 
+import io.wecominbox.db.DatabaseFailure;
 import io.wecominbox.event.PulledContact;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandlerCatalog;
-import io.wecominbox.handler.contact.ExternalContactStore;
-import io.wecominbox.handler.contact.ExternalContactStore.ContactKey;
 import io.wecominbox.messaging.BackgroundMessageSender;
 import io.wecominbox.messaging.EventEnvelope;
 import io.wecominbox.messaging.HandlerQueues;
 import io.wecominbox.reconcile.ReconcileRun.Progress;
 import io.wecominbox.reconcile.ReconcileRuns.Step;
+import io.wecominbox.relationship.GenerationRule;
+import io.wecominbox.relationship.HeldRelationships;
+import io.wecominbox.relationship.Relationship;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -45,7 +47,7 @@ public class ReconcileSteps {
     ReconcileRuns runs;
 
     @Inject
-    ExternalContactStore contacts;
+    HeldRelationships contacts;
 
     @Inject
     HandlerCatalog handlers;
@@ -66,7 +68,7 @@ public class ReconcileSteps {
             runs.advance(c, owner.runId(), new Step(members, 0, null, 0, apiCalls, errors, 0, 0, 0, 0), owner.lease());
             return true;
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile members step failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile members step", e);
         }
     }
 
@@ -86,7 +88,7 @@ public class ReconcileSteps {
             int known = 0;
             List<EventHandler> targets = handlers.handlers().stream().filter(EventHandler::keyedByRelationship).toList();
             for (PulledPage.Record r : page.records()) {
-                ContactKey key = new ContactKey(owner.app(), r.userId(), r.externalUserId());
+                Relationship key = new Relationship(owner.app(), r.userId(), r.externalUserId());
                 if (contacts.seen(key, owner.runId(), observedAt)) {
                     known++;
                 } else if (recordFound(c, owner, r, observedAt)) {
@@ -106,7 +108,7 @@ public class ReconcileSteps {
                 owner.lease());
             return new PageCounts(page.records().size(), found, known);
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile page failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile page", e);
         }
     }
 
@@ -122,16 +124,16 @@ public class ReconcileSteps {
                 owner.lease());
             return true;
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile restart step failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile restart step", e);
         }
     }
 
     /** Current relationships of the pass's members known before it started that none of its pages listed. */
-    public List<ContactKey> unlisted(Owner owner, List<String> members, Instant startedAt) {
+    public List<Relationship> unlisted(Owner owner, List<String> members, Instant startedAt) {
         try (Connection c = dataSource.getConnection()) {
             return contacts.unlisted(c, owner.app(), members, knownBefore(startedAt), owner.runId());
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile gone query failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile gone query", e);
         }
     }
 
@@ -142,7 +144,7 @@ public class ReconcileSteps {
      * Returns how many were published, or -1 when the run is no longer ours.
      */
     @Transactional
-    public int gone(Owner owner, String corpId, List<ContactKey> batch, Instant startedAt) {
+    public int gone(Owner owner, String corpId, List<Relationship> batch, Instant startedAt) {
         try (Connection c = dataSource.getConnection()) {
             Progress p = runs.lockOwned(c, owner.runId(), owner.node()).orElse(null);
             if (p == null) {
@@ -150,7 +152,7 @@ public class ReconcileSteps {
             }
             List<EventHandler> targets = handlers.handlers().stream().filter(EventHandler::keyedByRelationship).toList();
             Instant endedAt = Instant.ofEpochSecond(startedAt.getEpochSecond());
-            for (ContactKey key : batch) {
+            for (Relationship key : batch) {
                 EventEnvelope message = PulledEventMessage.of(owner.app(), new PulledContact(corpId, key.userId(),
                     key.externalUserId(), null, endedAt, null, owner.runId(), true));
                 for (EventHandler handler : targets) {
@@ -161,13 +163,13 @@ public class ReconcileSteps {
                 owner.lease());
             return batch.size();
         } catch (SQLException e) {
-            throw new IllegalStateException("reconcile gone step failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("reconcile gone step", e);
         }
     }
 
     // WeCom stamps adds with its clock: an add within the margin before the start may be missing from a page
     private static Instant knownBefore(Instant startedAt) {
-        return startedAt.minus(io.wecominbox.relationship.GenerationRule.CLOCK_SKEW_MARGIN);
+        return startedAt.minus(GenerationRule.CLOCK_SKEW_MARGIN);
     }
 
     private static boolean recordFound(Connection c, Owner owner, PulledPage.Record r, Instant observedAt)

@@ -1,5 +1,6 @@
 package io.wecominbox.relationship;
 
+import io.wecominbox.db.DatabaseFailure;
 import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.PulledContact;
 import io.wecominbox.event.WeComEvent;
@@ -94,7 +95,7 @@ public class RelationshipGenerations {
             return add ? RelationshipKey.keyed(app + ":" + EventKeys.relationshipGeneration(e.userId(),
                 e.externalUserId(), decision.generation())) : RelationshipKey.unchanged();
         } catch (SQLException ex) {
-            throw new IllegalStateException("external_contact_generation failed (" + ex.getSQLState() + ")", ex);
+            throw DatabaseFailure.of("external_contact_generation", ex);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.wecominbox.relay;
 
+import io.wecominbox.db.Rollback;
 import io.wecominbox.ingest.CallbackRowsCommitted;
 import io.wecominbox.messaging.EventEnvelope;
 import io.wecominbox.messaging.JndiNames;
@@ -155,11 +156,7 @@ public class PublicationRelay {
                 lastSuccess = Instant.now();
                 return rows.size();
             } catch (SQLException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException ignored) {
-                    // a broken connection; the pool replaces it
-                }
+                Rollback.quietly(c);
                 throw e;
             }
         }

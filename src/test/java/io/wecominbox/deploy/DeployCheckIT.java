@@ -77,10 +77,18 @@ class DeployCheckIT {
     void theDocumentedDeploymentTakesSignedCallbacksAndEveryHandlerActs() throws Exception {
         script("start");
         try (WeComSimulator wecom = simulator()) {
-            String ready = get("/health/ready");
+            get("/health/ready");
+            // each handler's route: an operator's detail, read by the server as the read-only management user
+            String ready = getAsAdmin("/api/ops/health");
             for (HandlerRoute route : HandlersInCode.routes()) {
                 assertTrue(ready.contains("\"" + route.handler() + "\":\"routed\""), route.handler() + ": " + ready);
             }
+            // the admin login over plain HTTP: refused before any login prompt (docs/deploy.md, "The admin login")
+            HttpResponse<String> plain = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + HTTP_PORT + "/api/ops/health")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(403, plain.statusCode(), plain.body());
+            assertTrue(plain.body().contains("tls_required"), plain.body());
+            assertTrue(plain.headers().firstValue("WWW-Authenticate").isEmpty(), "no Basic challenge over plain HTTP");
 
             DeliveryOutcome added = wecom.send("customer", EventType.ADD_EXTERNAL_CONTACT);
             DeliveryOutcome text = wecom.send("customer", EventType.TEXT_MESSAGE);
@@ -175,8 +183,20 @@ class DeployCheckIT {
     }
 
     private static String get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + HTTP_PORT + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + HTTP_PORT + path)), path);
+    }
+
+    /** Over TLS, as an operator reaches the admin API. */
+    private static String getAsAdmin(String path) throws IOException {
+        HttpResponse<String> response = Http.sendTls(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+                + HTTPS_PORT + path)).header("Authorization", Http.basic("admin", secrets().get("ADMIN_PASSWORD"))));
+        assertEquals(200, response == null ? -1 : response.statusCode(), path);
+        return response.body();
+    }
+
+    private static String send(HttpRequest.Builder request, String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), path + ": " + response.body());
         return response.body();
     }

@@ -13,12 +13,12 @@ import io.wecominbox.handler.bot.BotReplyLog;
 import io.wecominbox.handler.bot.BotReplyLog.BotReply;
 import io.wecominbox.handler.contact.ExternalContactStore;
 import io.wecominbox.handler.contact.ExternalContactStore.ContactChange;
-import io.wecominbox.handler.contact.ExternalContactStore.ContactKey;
 import io.wecominbox.handler.conversation.ConversationMessageStore;
 import io.wecominbox.handler.welcome.WelcomeSendLog;
 import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeCase;
 import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeResult;
 import io.wecominbox.handler.welcome.WelcomeStatus;
+import io.wecominbox.relationship.Relationship;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.StackEnv;
 import jakarta.annotation.Resource;
@@ -194,7 +194,7 @@ class BusinessRowsJpaIT {
             String plaintext = SampleEvents.textMessage("jpa-" + tag, "hello");
             message = new HandledEvent("jpa", "text", "customer:msg:jpa-" + tag, dedupKey, null, 0, 1, plaintext,
                 WeComEvent.parse(plaintext));
-            contactChange = new ContactChange(new ContactKey("jpa", "member-" + tag, "customer-" + tag),
+            contactChange = new ContactChange(new Relationship("jpa", "member-" + tag, "customer-" + tag),
                 Instant.ofEpochSecond(1_700_000_000L), 0, null);
         }
 

@@ -51,7 +51,7 @@ class HandlerDedupIT {
     @Resource(lookup = JndiNames.CONNECTION_FACTORY)
     private ConnectionFactory connectionFactory;
 
-    @Resource(lookup = JndiNames.CRM_HANDLER_QUEUE)
+    @Resource(lookup = "jms/queue/handler/crm") // JndiNames.handlerQueue("crm")
     private Queue crmQueue;
 
     @Resource(lookup = JndiNames.CRM_OUTBOUND_QUEUE)

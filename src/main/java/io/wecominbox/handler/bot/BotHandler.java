@@ -1,11 +1,11 @@
 package io.wecominbox.handler.bot;
 
-import io.wecominbox.dedup.DedupPolicy;
 import io.wecominbox.dedup.RejectedForRedelivery;
 import io.wecominbox.dedup.StoreDownAction;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandledEvent;
+import io.wecominbox.handler.HandlerDescriptor;
 import io.wecominbox.handler.bot.BotReplyLog.BotReply;
 import io.wecominbox.wecom.MessageSendRequest;
 import io.wecominbox.wecom.WeComApi;
@@ -34,16 +34,20 @@ import java.util.logging.Logger;
  * recipient, so a member who writes twice within the interval gets one reply; for an automatic reply that is
  * acceptable. A re-run turns the check off, since its whole point is to send the same text again; its own
  * crash window stays open (a rare double reply on an operator's re-run).
+ *
+ * <p>Policy: irreversible (a reply cannot be taken back), so the cold tier decides, and a dead database
+ * REJECTs (the message waits for it). A dead Redis PROCEEDs: the cold tier still protects, and there is no
+ * deadline that makes waiting costly, but also nothing gained by waiting.
  */
+@HandlerDescriptor(name = "bot", eventTypes = "text",
+    onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT)
 @ApplicationScoped
 public class BotHandler implements EventHandler {
 
-    public static final String NAME = "bot";
     /** The request field that carries a re-run's batch id to WeCom (ignored there; recorded by the simulator). */
     public static final String BATCH_FIELD = WeComApi.BATCH_ID_FIELD;
 
     private static final Logger LOG = Logger.getLogger(BotHandler.class.getName());
-    static final Set<String> EVENT_TYPES = Set.of("text");
 
     @Inject
     WeComApi api;
@@ -58,27 +62,6 @@ public class BotHandler implements EventHandler {
     Clock clock;
 
     private final Set<String> appsWithoutText = ConcurrentHashMap.newKeySet();
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Set<String> eventTypes() {
-        return EVENT_TYPES;
-    }
-
-    /**
-     * Irreversible (a reply cannot be taken back): the cold tier decides, and a dead database REJECTs (the
-     * message waits for it). A dead Redis PROCEEDs: the cold tier still protects, and there is no deadline
-     * that makes waiting costly, but also nothing gained by waiting.
-     */
-    @Override
-    public DedupPolicy policy() {
-        return DedupPolicy.builder().onHotStoreDown(StoreDownAction.PROCEED).onColdStoreDown(StoreDownAction.REJECT)
-            .build();
-    }
 
     /** One reply per event, one after the other; their rows reach the database together. */
     @Override
@@ -120,11 +103,11 @@ public class BotHandler implements EventHandler {
             case DONE, ALREADY_DONE -> replies.record(reply(event, "SENT", errcode, outcome.errmsg(),
                 outcome.reply().getString("msgid", null), duplicateCheck, now));
             case GIVE_UP -> {
-                LOG.warning("bot reply for " + event.dedupKey() + " failed for good: " + outcome);
+                LOG.warning("bot reply for " + event + " failed for good: " + outcome);
                 replies.record(reply(event, "FAILED", errcode, outcome.errmsg(), null, duplicateCheck, null));
             }
-            case RETRY -> throw new RejectedForRedelivery("bot reply for " + event.dedupKey() + " attempt "
-                + event.deliveryCount() + ": " + outcome + "; the broker redelivers it");
+            case RETRY -> throw new RejectedForRedelivery("bot reply for callback_log " + event.callbackLogId()
+                + " attempt " + event.deliveryCount() + ": " + outcome + "; the broker redelivers it", event.dedupKey());
         }
     }
 

@@ -6,7 +6,10 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 
-/** Queue wecom.handler.contact (activation spec "wecom-inbox/ContactEventConsumer" in server.xml). */
+/**
+ * Queue wecom.handler.contact; activation spec "wecom-inbox/ContactEventConsumer" in the drop-in generated
+ * from the handler's descriptor (liberty/configDropins/defaults/wecom-handlers.xml).
+ */
 @MessageDriven
 public class ContactEventConsumer implements MessageListener {
 

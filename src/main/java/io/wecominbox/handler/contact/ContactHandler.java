@@ -1,16 +1,15 @@
 package io.wecominbox.handler.contact;
 
-import io.wecominbox.dedup.DedupPolicy;
 import io.wecominbox.event.PulledContact;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandledEvent;
+import io.wecominbox.handler.HandlerDescriptor;
 import io.wecominbox.handler.contact.ExternalContactStore.ContactChange;
-import io.wecominbox.handler.contact.ExternalContactStore.ContactKey;
+import io.wecominbox.relationship.Relationship;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -18,38 +17,17 @@ import java.util.logging.Logger;
  * Keeps external_contact (member ↔ customer) current from change_external_contact events. Every write is an
  * upsert conditional on the event's CreateTime ({@link ExternalContactStore}), so a repeat changes nothing
  * and order does not matter: declared naturally idempotent, no dedup record, PROCEED whatever store is down.
+ * Adds are keyed by relationship generation, so a pulled record and its late callback meet.
  */
+@HandlerDescriptor(name = "contact", eventTypes = "change_external_contact", keyedByRelationship = true,
+    naturallyIdempotent = true)
 @ApplicationScoped
 public class ContactHandler implements EventHandler {
 
-    public static final String NAME = "contact";
-
     private static final Logger LOG = Logger.getLogger(ContactHandler.class.getName());
-    static final Set<String> EVENT_TYPES = Set.of("change_external_contact");
 
     @Inject
     ExternalContactStore store;
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Set<String> eventTypes() {
-        return EVENT_TYPES;
-    }
-
-    /** Adds are keyed by relationship generation, so a pulled record and its late callback meet. */
-    @Override
-    public boolean keyedByRelationship() {
-        return true;
-    }
-
-    @Override
-    public DedupPolicy policy() {
-        return DedupPolicy.naturallyIdempotentHandler();
-    }
 
     @Override
     public void handle(HandledEvent event) {
@@ -72,7 +50,7 @@ public class ContactHandler implements EventHandler {
                 + pulled.get().runId() + ": " + event);
             return;
         }
-        ContactChange change = new ContactChange(new ContactKey(event.app(), e.userId(), e.externalUserId()),
+        ContactChange change = new ContactChange(new Relationship(event.app(), e.userId(), e.externalUserId()),
             Instant.ofEpochSecond(e.createTime()), event.callbackLogId(), tags(e));
         boolean changed = switch (e.changeType()) {
             case "add_external_contact" -> store.added(change, "ADDED", e.state());

@@ -2,6 +2,8 @@ package io.wecominbox.handler.contact;
 
 import io.wecominbox.event.PulledContact;
 import io.wecominbox.relationship.GenerationRule;
+import io.wecominbox.relationship.HeldRelationships;
+import io.wecominbox.relationship.Relationship;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -35,7 +37,7 @@ import java.util.List;
  * cannot do without a conflict aborting the PostgreSQL transaction.
  */
 @ApplicationScoped
-public class ExternalContactStore {
+public class ExternalContactStore implements HeldRelationships {
 
     private static final String ADD = """
             INSERT INTO external_contact AS c (app, user_id, external_user_id, status, state, tags, added_at,
@@ -175,25 +177,22 @@ public class ExternalContactStore {
     public boolean addedByReconcile(PulledContact pulled, String app) {
         Instant from = pulled.followCreatedAt() == null || pulled.followCreatedAt().isAfter(pulled.observedAt())
             ? pulled.observedAt() : pulled.followCreatedAt();
-        return update(RECONCILED_ADD, new ContactKey(app, pulled.userId(), pulled.externalUserId()),
+        return update(RECONCILED_ADD, new Relationship(app, pulled.userId(), pulled.externalUserId()),
             blankToNull(pulled.state()), utc(from), utc(pulled.observedAt()), pulled.runId(), pulled.runId(),
             utc(pulled.observedAt()));
     }
 
-    /**
-     * A reconcile page listed the relationship; returns false when we do not hold it as current (then it is
-     * a record to publish). Runs in the page's transaction.
-     */
-    public boolean seen(ContactKey key, long runId, Instant at) {
+    @Override
+    public boolean seen(Relationship key, long runId, Instant at) {
         return em.createNativeQuery(SEEN).setParameter(1, runId).setParameter(2, utc(at))
             .setParameter(3, key.app()).setParameter(4, key.userId()).setParameter(5, key.externalUserId())
             .executeUpdate() == 1;
     }
 
-    /** Current relationships of these members, known before {@code knownBefore}, that run {@code runId} did not list. */
-    public List<ContactKey> unlisted(Connection c, String app, List<String> members, Instant knownBefore, long runId)
+    @Override
+    public List<Relationship> unlisted(Connection c, String app, List<String> members, Instant knownBefore, long runId)
             throws SQLException {
-        List<ContactKey> keys = new ArrayList<>();
+        List<Relationship> keys = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement(GONE_CANDIDATES)) {
             s.setString(1, app);
             s.setArray(2, c.createArrayOf("text", members.toArray()));
@@ -201,7 +200,7 @@ public class ExternalContactStore {
             s.setLong(4, runId);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    keys.add(new ContactKey(app, rs.getString(1), rs.getString(2)));
+                    keys.add(new Relationship(app, rs.getString(1), rs.getString(2)));
                 }
             }
         }
@@ -214,12 +213,12 @@ public class ExternalContactStore {
      */
     public boolean goneByReconcile(PulledContact gone, String app) {
         Instant knownBefore = gone.observedAt().minus(GenerationRule.CLOCK_SKEW_MARGIN);
-        return update(GONE, new ContactKey(app, gone.userId(), gone.externalUserId()), utc(knownBefore),
+        return update(GONE, new Relationship(app, gone.userId(), gone.externalUserId()), utc(knownBefore),
             gone.runId(), utc(gone.observedAt()));
     }
 
     // the key first (?1-?3), then the statement's own values
-    private boolean update(String sql, ContactKey key, Object... values) {
+    private boolean update(String sql, Relationship key, Object... values) {
         Query upsert = em.createNativeQuery(sql).setParameter(1, key.app()).setParameter(2, key.userId())
             .setParameter(3, key.externalUserId());
         for (int i = 0; i < values.length; i++) {
@@ -236,11 +235,7 @@ public class ExternalContactStore {
         return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    /** One relationship. */
-    public record ContactKey(String app, String userId, String externalUserId) {
-    }
-
     /** One event about a relationship: when it happened, from which delivery, with tags if it carried any. */
-    public record ContactChange(ContactKey key, Instant at, long callbackLogId, String tags) {
+    public record ContactChange(Relationship key, Instant at, long callbackLogId, String tags) {
     }
 }

@@ -6,7 +6,10 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 
-/** Queue wecom.handler.conversation (activation spec "wecom-inbox/ConversationEventConsumer" in server.xml). */
+/**
+ * Queue wecom.handler.conversation; activation spec "wecom-inbox/ConversationEventConsumer" in the drop-in generated
+ * from the handler's descriptor (liberty/configDropins/defaults/wecom-handlers.xml).
+ */
 @MessageDriven
 public class ConversationEventConsumer implements MessageListener {
 

@@ -6,7 +6,10 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 
-/** Queue wecom.handler.welcome (activation spec "wecom-inbox/WelcomeEventConsumer" in server.xml). */
+/**
+ * Queue wecom.handler.welcome; activation spec "wecom-inbox/WelcomeEventConsumer" in the drop-in generated
+ * from the handler's descriptor (liberty/configDropins/defaults/wecom-handlers.xml).
+ */
 @MessageDriven
 public class WelcomeEventConsumer implements MessageListener {
 

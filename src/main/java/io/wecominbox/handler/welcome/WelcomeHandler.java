@@ -1,14 +1,15 @@
 package io.wecominbox.handler.welcome;
 
-import io.wecominbox.dedup.DedupPolicy;
 import io.wecominbox.dedup.RejectedForRedelivery;
 import io.wecominbox.dedup.StoreDownAction;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandledEvent;
+import io.wecominbox.handler.HandlerDescriptor;
 import io.wecominbox.handler.welcome.WelcomeConfig.ConfiguredText;
 import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeCase;
 import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeResult;
+import io.wecominbox.logging.Redacted;
 import io.wecominbox.wecom.WeComApi;
 import io.wecominbox.wecom.WeComCallOutcome;
 import io.wecominbox.wecom.WelcomeContent;
@@ -43,14 +44,20 @@ import org.eclipse.microprofile.metrics.Tag;
  * <p>The window no transaction closes: WeCom accepted the send, then our commit failed (or the answer was
  * lost). The redelivery sends again with the same code, which is single-use, so WeCom answers 41051 and the
  * run records ALREADY_SENT: still one welcome.
+ *
+ * <p>Policy: hot and cold tier. Redis down: PROCEED. The cold tier (a unique row in this XA transaction) and
+ * the single-use code both still prevent a second welcome, while REJECT would roll back and redeliver until
+ * Redis is back, which for an outage longer than ~20 s means every welcome in it expires unsent.
+ * Database down: REJECT. Neither the dedup row nor welcome_send_log could be written, so the run would
+ * roll back after the send anyway; rejecting at least does not spend the code on an unrecorded send.
+ * Four sessions: each one's batch of calls is in flight together (welcome.sends.in.flight in server.xml).
  */
+@HandlerDescriptor(name = "welcome", eventTypes = "change_external_contact", sessions = 4,
+    onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT)
 @ApplicationScoped
 public class WelcomeHandler implements EventHandler {
 
-    public static final String NAME = "welcome";
-
     private static final Logger LOG = Logger.getLogger(WelcomeHandler.class.getName());
-    static final Set<String> EVENT_TYPES = Set.of("change_external_contact");
     static final Set<String> ADD_CHANGE_TYPES = Set.of("add_external_contact", "add_half_external_contact");
 
     @Inject
@@ -76,29 +83,6 @@ public class WelcomeHandler implements EventHandler {
     ManagedExecutorService sends;
 
     private final Set<String> appsWithoutText = ConcurrentHashMap.newKeySet();
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Set<String> eventTypes() {
-        return EVENT_TYPES;
-    }
-
-    /**
-     * Hot and cold tier. Redis down: PROCEED. The cold tier (a unique row in this XA transaction) and the
-     * single-use code both still prevent a second welcome, while REJECT would roll back and redeliver until
-     * Redis is back, which for an outage longer than ~20 s means every welcome in it expires unsent.
-     * Database down: REJECT. Neither the dedup row nor welcome_send_log could be written, so the run would
-     * roll back after the send anyway; rejecting at least does not spend the code on an unrecorded send.
-     */
-    @Override
-    public DedupPolicy policy() {
-        return DedupPolicy.builder().onHotStoreDown(StoreDownAction.PROCEED).onColdStoreDown(StoreDownAction.REJECT)
-            .build();
-    }
 
     @Override
     public void handle(HandledEvent event) {
@@ -127,13 +111,13 @@ public class WelcomeHandler implements EventHandler {
             }
             if (recorded.containsKey(e.welcomeCode())) {
                 // only a deliberate re-run (batch id) gets here: the code is spent either way
-                LOG.info("welcome for " + event.dedupKey() + " already recorded as " + recorded.get(e.welcomeCode())
+                LOG.info("welcome for " + event + " already recorded as " + recorded.get(e.welcomeCode())
                     + ": no call");
                 continue;
             }
             if (!inThisBatch.add(e.welcomeCode())) {
                 // the same code twice in one batch (an event and its re-run): one call, one row
-                LOG.info("welcome for " + event.dedupKey() + " is already being sent in this batch: no call");
+                LOG.info("welcome for " + event + " is already being sent in this batch: no call");
                 continue;
             }
             Optional<ConfiguredText> text = config.text(event.app(), e.state());
@@ -224,11 +208,12 @@ public class WelcomeHandler implements EventHandler {
             }
             Duration delay = window.redeliveryDelayAfter(welcome.attempt());
             if (alone) {
-                return new Outcome(welcome, null, new RejectedForRedelivery("welcome " + event.dedupKey() + " attempt "
-                    + welcome.attempt() + ": " + outcome + "; retrying in ~" + delay.toMillis() + " ms, "
-                    + Duration.between(now, welcome.deadline()).toMillis() + " ms before the deadline"));
+                return new Outcome(welcome, null, new RejectedForRedelivery("welcome for callback_log "
+                    + event.callbackLogId() + " attempt " + welcome.attempt() + ": " + outcome + "; retrying in ~"
+                    + delay.toMillis() + " ms, " + Duration.between(now, welcome.deadline()).toMillis()
+                    + " ms before the deadline", event.dedupKey()));
             }
-            LOG.info("welcome " + event.dedupKey() + " attempt " + welcome.attempt() + ": " + outcome
+            LOG.info("welcome for " + event + " attempt " + welcome.attempt() + ": " + outcome
                 + "; retrying in place in ~" + delay.toMillis() + " ms");
             if (!pause(delay)) {
                 return new Outcome(welcome, new WelcomeResult(WelcomeStatus.EXPIRED, errcode, "interrupted before"
@@ -267,8 +252,9 @@ public class WelcomeHandler implements EventHandler {
             metrics.timer("wecom.welcome.latency").update(Duration.between(welcome.createdAt(), result.sentAt()));
         }
         if (result.status() != WelcomeStatus.SENT) {
-            LOG.info("welcome for " + welcome.eventKey() + " " + result.status() + " after " + welcome.attempt()
-                + " attempt(s): " + result.errcode() + " " + result.errmsg());
+            LOG.info("welcome for callback_log " + welcome.callbackLogId() + " (key " + Redacted.id(welcome.eventKey())
+                + ") " + result.status() + " after " + welcome.attempt() + " attempt(s): " + result.errcode() + " "
+                + result.errmsg());
         }
     }
 }

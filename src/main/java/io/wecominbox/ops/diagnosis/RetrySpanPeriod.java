@@ -1,6 +1,6 @@
 package io.wecominbox.ops.diagnosis;
 
-import io.wecominbox.ingest.ErrorBody;
+import io.wecominbox.ErrorBody;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;

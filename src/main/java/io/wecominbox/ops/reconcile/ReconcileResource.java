@@ -1,6 +1,6 @@
 package io.wecominbox.ops.reconcile;
 
-import io.wecominbox.ingest.ErrorBody;
+import io.wecominbox.ErrorBody;
 import io.wecominbox.reconcile.ReconcileRun;
 import io.wecominbox.reconcile.ReconcileRuns;
 import io.wecominbox.reconcile.ReconcileService;

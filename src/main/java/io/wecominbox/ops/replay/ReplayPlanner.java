@@ -1,5 +1,6 @@
 package io.wecominbox.ops.replay;
 
+import io.wecominbox.db.DatabaseFailure;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandlerCatalog;
 import io.wecominbox.ops.replay.ReplayPlan.Event;
@@ -117,7 +118,7 @@ public class ReplayPlanner {
             }
             return events;
         } catch (SQLException e) {
-            throw new IllegalStateException("replay selection failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("replay selection", e);
         }
     }
 }

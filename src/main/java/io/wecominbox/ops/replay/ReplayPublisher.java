@@ -1,5 +1,6 @@
 package io.wecominbox.ops.replay;
 
+import io.wecominbox.db.DatabaseFailure;
 import io.wecominbox.messaging.EventEnvelope;
 import io.wecominbox.messaging.HandlerQueues;
 import io.wecominbox.messaging.TransactedSender;
@@ -96,7 +97,7 @@ public class ReplayPublisher {
                 }
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("replay chunk: callback_log read failed (" + e.getSQLState() + ")", e);
+            throw DatabaseFailure.of("replay chunk: callback_log read", e);
         }
         return rows;
     }

@@ -1,6 +1,6 @@
 package io.wecominbox.ops.replay;
 
-import io.wecominbox.ingest.ErrorBody;
+import io.wecominbox.ErrorBody;
 import io.wecominbox.ops.replay.ReplayPlan.TooOld;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;

@@ -1,5 +1,6 @@
 package io.wecominbox.ops.replay;
 
+import io.wecominbox.cluster.NodeIdentity;
 import io.wecominbox.ops.replay.ReplayPlan.Item;
 import io.wecominbox.ops.replay.ReplayRun.Outcome;
 import jakarta.annotation.PreDestroy;
@@ -9,8 +10,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -61,6 +60,9 @@ public class ReplayService {
     @Inject
     @ConfigProperty(name = "wecom.replay.node")
     Optional<String> configuredNode;
+
+    @Inject
+    NodeIdentity nodeIdentity;
 
     private volatile boolean stopping;
 
@@ -189,15 +191,6 @@ public class ReplayService {
     }
 
     String node() {
-        return configuredNode.filter(n -> !n.isBlank()).orElseGet(() -> host() + "/"
-            + System.getProperty("wlp.server.name", "server"));
-    }
-
-    private static String host() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
-        }
+        return nodeIdentity.or(configuredNode);
     }
 }

@@ -39,7 +39,7 @@ class WelcomeBatchIT {
     private static final String APP = "customer";
     private static final String CHAOS_MARKER = "CHAOS_FAIL_AFTER_HANDLE";
     private static final Duration WAIT = Duration.ofSeconds(60);
-    /** handler.welcome.sessions in server.xml: one call at a time each, before batches. */
+    /** handler.welcome.sessions (WelcomeHandler's descriptor): one call at a time each, before batches. */
     private static final int WELCOME_SESSIONS = 4;
 
     @RegisterExtension

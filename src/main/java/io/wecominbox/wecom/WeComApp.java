@@ -1,4 +1,4 @@
-package io.wecominbox.ingest;
+package io.wecominbox.wecom;
 
 import io.wecominbox.crypto.WeComCrypto;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.wecominbox.ingest;
+package io.wecominbox.wecom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.wecominbox.ingest;
+package io.wecominbox.wecom;
 
 import io.wecominbox.crypto.WeComCrypto;
 import java.util.ArrayList;
@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
 public final class WeComAppsConfig {
 
     public static final String APPS = "wecom.apps";
-    /** Names travel in URLs and environment variable names: keep them plain. */
-    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,31}");
+    /** Names travel in URLs and environment variable names: keep them plain (the API client's lookups too). */
+    static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,31}");
 
     private final Map<String, WeComApp> ready;
     private final Map<String, List<String>> broken;
@@ -81,7 +81,7 @@ public final class WeComAppsConfig {
         return value.orElse(null);
     }
 
-    private static Optional<String> value(Function<String, Optional<String>> lookup, String key) {
+    static Optional<String> value(Function<String, Optional<String>> lookup, String key) {
         return lookup.apply(key).map(String::strip).filter(v -> !v.isEmpty());
     }
 

@@ -1,4 +1,4 @@
-package io.wecominbox.ingest;
+package io.wecominbox.wecom;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
