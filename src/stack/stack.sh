@@ -5,6 +5,9 @@
 #                            app a realistic stream (and play WeCom's API); Ctrl-C stops what it started.
 #                            --nodes 2: a second Liberty node (nodes.sh) and HAProxy (haproxy.sh) in front of
 #                            both on LB_PORT, the public callback port the demo then posts to
+#   stack.sh dev [--no-demo] [--keep-services]
+#                            the same services, then `mvn liberty:dev` (hot reload of src/main) with the simulator
+#                            in the background; q stops it
 #   stack.sh stop            stop everything a previous run started (every node, HAProxy)
 #   stack.sh services-start  database + broker + schema only (what `mvn verify` uses around its tests)
 #   stack.sh services-stop
@@ -19,20 +22,25 @@ write_liberty_env() {
   [ -d "$SERVER_DIR" ] || return 0
   {
     [ -f "$ROOT/liberty/server.env" ] && sed -e '$a\' "$ROOT/liberty/server.env"
-    local name
-    # ARTEMIS_MONITOR_*: queue depths and the route check read the broker's management API (Jolokia) on the
-    # console port as the read-only monitor user; the console admin's password never reaches the server
-    for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_BACKUP_PORT BROKER_USER \
-                BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT ADMIN_USER ADMIN_PASSWORD KEYSTORE_PASSWORD \
-                ARTEMIS_CONSOLE_PORT ARTEMIS_MONITOR_USER ARTEMIS_MONITOR_PASSWORD WECOM_API_BASE_URL \
-                $(wecom_app_variables) $(handler_text_variables); do
-      printf '%s=%s\n' "$name" "${!name:-}"
-    done
-    # the dev and test stack call the admin API and the dashboard over plain HTTP (127.0.0.1 only); production
-    # keeps the default, HTTPS only (docs/deploy.md, "The admin login")
-    printf 'WECOM_SECURITY_ADMIN_REQUIRES_TLS=%s\n' "${WECOM_SECURITY_ADMIN_REQUIRES_TLS:-false}"
+    liberty_env_lines
   } > "$SERVER_DIR/server.env.new"
   chmod 600 "$SERVER_DIR/server.env.new"; mv "$SERVER_DIR/server.env.new" "$SERVER_DIR/server.env"
+}
+
+# NAME=value, one per line: what the server needs from this stack (its secrets included).
+liberty_env_lines() {
+  local name
+  # ARTEMIS_MONITOR_*: queue depths and the route check read the broker's management API (Jolokia) on the
+  # console port as the read-only monitor user; the console admin's password never reaches the server
+  for name in DB_HOST DB_PORT DB_NAME DB_USER DB_PASSWORD BROKER_HOST BROKER_PORT BROKER_BACKUP_PORT BROKER_USER \
+              BROKER_PASSWORD REDIS_HOST REDIS_PORT HTTP_PORT HTTPS_PORT ADMIN_USER ADMIN_PASSWORD KEYSTORE_PASSWORD \
+              ARTEMIS_CONSOLE_PORT ARTEMIS_MONITOR_USER ARTEMIS_MONITOR_PASSWORD WECOM_API_BASE_URL \
+              $(wecom_app_variables) $(handler_text_variables); do
+    printf '%s=%s\n' "$name" "${!name:-}"
+  done
+  # the dev and test stack call the admin API and the dashboard over plain HTTP (127.0.0.1 only); production
+  # keeps the default, HTTPS only (docs/deploy.md, "The admin login")
+  printf 'WECOM_SECURITY_ADMIN_REQUIRES_TLS=%s\n' "${WECOM_SECURITY_ADMIN_REQUIRES_TLS:-false}"
 }
 
 # Welcome and bot texts (wecom.welcome.<app>.text, wecom.bot.<app>.reply-text) as environment variables.
@@ -254,8 +262,73 @@ TXT
   wait
 }
 
+# `mvn liberty:dev` against the dev services: the server is built once with the pieces dev mode does not
+# copy (the resource adapter, the JDBC classes), then dev mode recompiles and redeploys on every change under
+# src/main; the app calls the WeCom simulator's fake API, which also plays the demo stream once the server is
+# ready (--no-demo: the API only). Press q (or Ctrl-C) to stop; the services stop too unless --keep-services.
+SIMULATOR_LOG=
+dev() {
+  local demo=true keep_services=false status=0
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --no-demo) demo=false ;;
+      --keep-services) keep_services=true ;;
+      *) die "usage: stack.sh dev [--no-demo] [--keep-services]" ;;
+    esac
+    shift
+  done
+  : "${SIMULATOR_API_PORT:=9090}"
+  export WECOM_API_BASE_URL=${WECOM_API_BASE_URL:-http://127.0.0.1:$SIMULATOR_API_PORT}
+  demo_handler_texts
+  build_for_run
+  liberty_undeploy # dev mode deploys the app itself, as a loose application
+  services_start
+  trap 'dev_stop $keep_services' EXIT
+  trap 'exit 130' INT TERM
+  start_simulator_for_dev $demo
+  # dev mode rewrites the server's server.env from liberty/: this stack's settings and secrets reach the
+  # server through the environment it inherits instead
+  local line
+  while IFS= read -r line; do export "${line%%=*}=${line#*=}"; done < <(liberty_env_lines)
+  log "mvn liberty:dev: http://127.0.0.1:$HTTP_PORT/health, dashboard http://127.0.0.1:$HTTP_PORT/dashboard/;" \
+      "simulator log $SIMULATOR_LOG; q stops"
+  (cd "$ROOT" && mvn -B -Dstack.skip=true -Dit.config.skip=true -DskipTests -Dwecom.build.dir="$BUILD_DIR" \
+      -Dliberty.server="$LIBERTY_SERVER" liberty:dev) || status=$?
+  exit $status
+}
+
+start_simulator_for_dev() { # demo?
+  local config args
+  config=$(write_simulator_config)
+  SIMULATOR_LOG=$STACK_DIR/logs/simulator.log
+  if [ "$1" = true ]; then
+    # the demo's callbacks go out once the server is ready; the API stays up for a day after the last one
+    args=(--callback-base "http://127.0.0.1:$HTTP_PORT/wecom/callback" --scenario demo --time-scale 0.1
+          --status-every-s 30 --linger-s 86400)
+    ( for _ in $(seq 1 600); do
+        curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null 2>&1 && break; sleep 1
+      done
+      exec java -cp "$("$HERE/classpath.sh")" io.wecominbox.simulator.SimulatorMain --config "$config" \
+          --api-port "$SIMULATOR_API_PORT" "${args[@]}" ) > "$SIMULATOR_LOG" 2>&1 &
+  else
+    java -cp "$("$HERE/classpath.sh")" io.wecominbox.simulator.SimulatorMain --config "$config" \
+        --api-port "$SIMULATOR_API_PORT" --api-only > "$SIMULATOR_LOG" 2>&1 &
+  fi
+  SIMULATOR_PID=$!
+}
+
+dev_stop() { # keep services?
+  trap - INT TERM EXIT
+  set +e
+  [ -n "$SIMULATOR_PID" ] && { pkill -P "$SIMULATOR_PID" 2>/dev/null; kill "$SIMULATOR_PID" 2>/dev/null; }
+  "$WLP_DIR/bin/server" stop "$LIBERTY_SERVER" >/dev/null 2>&1 # dev mode stops it; this is for a killed one
+  liberty_undeploy
+  [ "$1" = true ] || services_stop
+}
+
 case ${1:-} in
   run) shift; run "$@" ;;
+  dev) shift; dev "$@" ;;
   stop) liberty_stop; liberty_undeploy; services_stop ;;
   services-start) services_start ;;
   services-stop) services_stop ;;
@@ -265,5 +338,5 @@ case ${1:-} in
     "$HERE/haproxy.sh" status
     for dir in "$SERVER_DIR"[0-9]*; do [ -d "$dir" ] && "$HERE/nodes.sh" status "${dir##*"$LIBERTY_SERVER"}"; done
     curl -fsS "http://127.0.0.1:$HTTP_PORT/health" 2>/dev/null || echo "Liberty: not answering" ;;
-  *) die "usage: stack.sh run [--nodes 2] [--no-demo]|stop|services-start|services-stop|status" ;;
+  *) die "usage: stack.sh run [--nodes 2] [--no-demo]|dev [--no-demo] [--keep-services]|stop|services-start|services-stop|status" ;;
 esac
