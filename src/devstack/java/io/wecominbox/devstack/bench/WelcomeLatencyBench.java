@@ -1,4 +1,4 @@
-package io.wecominbox.bench;
+package io.wecominbox.devstack.bench;
 
 import io.wecominbox.simulator.WeComSimulator;
 import io.wecominbox.simulator.api.ApiCall;
