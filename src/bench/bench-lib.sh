@@ -10,6 +10,11 @@
 #   INGEST_BENCH_NODES=2                   the app as two nodes behind HAProxy (stack.sh run --nodes 2): the
 #                                          callbacks go to the load balancer (LB_PORT), the CPU of every node
 #                                          is reported
+#   BENCH_PROFILE=1                        profile the run: JFR (settings=profile) on Liberty and Artemis,
+#                                          summarized by stage and hot frame, and PostgreSQL's statements by
+#                                          total time (pg_stat_statements, reset at the start; it needs
+#                                          shared_preload_libraries=pg_stat_statements and a superuser,
+#                                          PG_ADMIN_USER, default postgres), appended to the report
 # With no ready server on HTTP_PORT the app's stack is started (stack.sh run --no-demo, which also builds it)
 # with the server calling the fake API, and stopped at the end. With one already up it is used as it is (then
 # the consumers call whatever WeCom API that stack was given). Same environment as the dev stack (HTTP_PORT,
@@ -134,6 +139,7 @@ bench_cleanup() {
 bench_run() {
   local name=$1 main=$2 status
   shift 2
+  [ -n "${BENCH_PROFILE:-}" ] && profile_start "$name"
   set +e
   java -Xms256m -Xmx1500m -XX:+UseSerialGC -cp "$CLASSPATH_NOW" "$main" \
     --base-url "http://127.0.0.1:$TARGET_PORT" --pgbench "$PGBENCH_BIN" "${API_ARGS[@]}" \
@@ -145,6 +151,58 @@ bench_run() {
   set -e
   [ $status = 0 ] || die "the benchmark failed (exit $status)"
   cat "$BODY" >> "$REPORT"
+  [ -n "${BENCH_PROFILE:-}" ] && profile_stop >> "$REPORT"
   echo
   log "report: $REPORT"
 }
+
+# BENCH_PROFILE=1: where the time went during bench_run (JFR of the JVMs, pg_stat_statements of the database).
+pg_admin_q() { PGCONNECT_TIMEOUT=3 psql -X -At -h "$DB_HOST" -p "$DB_PORT" -U "${PG_ADMIN_USER:-postgres}" -d "$DB_NAME" "$@"; }
+profile_start() { # name
+  local jvm pid
+  PROFILE_FILES=()
+  for jvm in "liberty=$LIBERTY_PID" "artemis=$ARTEMIS_PID"; do
+    pid=${jvm#*=}
+    [ -n "$pid" ] || continue
+    # `artemis run` may be a shell that started the broker's JVM: profile the JVM
+    jcmd "$pid" VM.version >/dev/null 2>&1 || pid=$(pgrep -P "$pid" java | head -n 1 || true)
+    [ -n "$pid" ] || continue
+    PROFILE_FILES+=("${jvm%%=*}=$OUT_DIR/$1-$STAMP-${jvm%%=*}.jfr")
+    jcmd "$pid" JFR.start name=bench settings=profile filename="$OUT_DIR/$1-$STAMP-${jvm%%=*}.jfr" >/dev/null \
+      && PROFILE_PIDS+=("$pid") || log "JFR did not start on ${jvm%%=*} (pid $pid)"
+  done
+  PG_STATEMENTS=false
+  if pg_admin_q -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" -c "SELECT pg_stat_statements_reset()" \
+      >/dev/null 2>&1; then
+    PG_STATEMENTS=true
+  else
+    log "pg_stat_statements unavailable (shared_preload_libraries, or no superuser ${PG_ADMIN_USER:-postgres}): no statement profile"
+  fi
+}
+
+profile_stop() {
+  local pid entry
+  for pid in "${PROFILE_PIDS[@]}"; do jcmd "$pid" JFR.stop name=bench >/dev/null 2>&1 || true; done
+  echo
+  echo "## Where the time went (BENCH_PROFILE)"
+  for entry in "${PROFILE_FILES[@]}"; do
+    [ -s "${entry#*=}" ] || continue
+    echo
+    echo "### ${entry%%=*}: JFR execution samples (${entry#*=})"
+    echo
+    java -cp "$CLASSPATH_NOW" io.wecominbox.devstack.bench.JfrHotMethods "${entry#*=}" 15
+  done
+  if [ "$PG_STATEMENTS" = true ]; then
+    echo
+    echo "### PostgreSQL: statements by total execution time (pg_stat_statements, database $DB_NAME)"
+    echo
+    echo "| total ms | calls | mean ms | rows | statement |"
+    echo "|---|---|---|---|---|"
+    pg_admin_q -F $'\t' -c "SELECT round(s.total_exec_time)::bigint, s.calls, round(s.mean_exec_time::numeric, 3),
+        s.rows, replace(left(regexp_replace(s.query, '\s+', ' ', 'g'), 140), '|', '\|')
+      FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+      WHERE d.datname = current_database() ORDER BY s.total_exec_time DESC LIMIT 20" \
+      | sed -e 's/\t/ | /g' -e 's/^/| /' -e 's/$/ |/'
+  fi
+}
+PROFILE_PIDS=()
