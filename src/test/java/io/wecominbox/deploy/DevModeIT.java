@@ -41,7 +41,10 @@ class DevModeIT {
         Path buildDir = StackEnv.buildDir();
         ProcessBuilder builder = new ProcessBuilder("bash", StackEnv.stackScript("stack.sh").toString(), "dev",
                 "--no-demo");
-        builder.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
+        // to a file: dev mode's console written into the test JVM's own output would corrupt Failsafe's channel
+        Path output = buildDir.resolve("dev-check/stack-dev.log");
+        Files.createDirectories(output.getParent());
+        builder.redirectErrorStream(true).redirectOutput(output.toFile());
         Map<String, String> env = builder.environment();
         env.keySet().removeIf(name -> name.startsWith("WECOM_") || name.equals("STACK_FRESH"));
         env.putAll(Map.of("WECOM_BUILD_DIR", buildDir.toString(),
@@ -70,8 +73,13 @@ class DevModeIT {
             keys.write("q\n".getBytes(StandardCharsets.US_ASCII));
             keys.flush();
             assertTrue(dev.waitFor(4, TimeUnit.MINUTES), "q stops dev mode, the server and the services");
-            assertEquals(0, dev.exitValue(), "stack.sh dev exit status (its output above)");
+            assertEquals(0, dev.exitValue(), "stack.sh dev exit status");
             assertTrue(Poll.until(Duration.ofSeconds(30), () -> !ready()), "the server is down after q");
+        } catch (AssertionError | Exception failure) {
+            List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
+            System.out.println("stack.sh dev said (last 80 lines of " + output + "):");
+            lines.subList(Math.max(0, lines.size() - 80), lines.size()).forEach(System.out::println);
+            throw failure;
         } finally {
             if (!Files.readString(HANDLER_SOURCE).equals(original)) {
                 Files.writeString(HANDLER_SOURCE, original);
