@@ -292,7 +292,7 @@ dev() {
   while IFS= read -r line; do export "${line%%=*}=${line#*=}"; done < <(liberty_env_lines)
   log "mvn liberty:dev: http://127.0.0.1:$HTTP_PORT/health, dashboard http://127.0.0.1:$HTTP_PORT/dashboard/;" \
       "simulator log $SIMULATOR_LOG; q stops"
-  (cd "$ROOT" && mvn -B -Dstack.skip=true -Dit.config.skip=true -DskipTests -Dwecom.build.dir="$BUILD_DIR" \
+  (cd "$ROOT" && mvn -Dstack.skip=true -Dit.config.skip=true -DskipITs=true -Dwecom.build.dir="$BUILD_DIR" \
       -Dliberty.server="$LIBERTY_SERVER" liberty:dev) || status=$?
   exit $status
 }
