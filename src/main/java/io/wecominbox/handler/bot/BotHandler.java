@@ -10,14 +10,19 @@ import io.wecominbox.handler.bot.BotReplyLog.BotReply;
 import io.wecominbox.wecom.MessageSendRequest;
 import io.wecominbox.wecom.WeComApi;
 import io.wecominbox.wecom.WeComCallOutcome;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
@@ -61,20 +66,77 @@ public class BotHandler implements EventHandler {
     @Inject
     Clock clock;
 
+    /** The replies of a batch are in flight together here (server.xml, bot.sends.in.flight). */
+    @Resource(lookup = "concurrent/botSends")
+    ManagedExecutorService sends;
+
     private final Set<String> appsWithoutText = ConcurrentHashMap.newKeySet();
 
-    /** One reply per event, one after the other; their rows reach the database together. */
+    /**
+     * A batch's replies are called together on {@code concurrent/botSends}: one after the other, a session
+     * managed ~10 replies/s (WeCom ~100 ms away), far fewer than the members' messages of a busy corp. The rows
+     * are recorded here, on the transaction's thread, and reach the database together; a retryable answer rolls
+     * the batch back for the broker's redelivery, after every call of the batch has ended (WeCom's duplicate
+     * check drops the replies that already went out when the batch comes again).
+     */
     @Override
     public void handleAll(List<HandledEvent> events) {
-        events.forEach(this::handle);
+        if (events.size() == 1) {
+            handle(events.get(0));
+            replies.flush();
+            return;
+        }
+        List<CompletableFuture<Outcome>> calls = new ArrayList<>();
+        Set<String> keys = new HashSet<>();
+        for (HandledEvent event : events) {
+            if (keys.add(event.dedupKey())) { // one call per key, also if a batch holds a copy of a message
+                calls.add(CompletableFuture.supplyAsync(() -> call(event, true), sends));
+            }
+        }
+        RejectedForRedelivery redeliver = null;
+        for (CompletableFuture<Outcome> call : calls) {
+            Outcome outcome = call.join();
+            if (outcome.reply() != null) {
+                replies.record(outcome.reply());
+            } else if (outcome.redeliver() != null && redeliver == null) {
+                redeliver = outcome.redeliver();
+            }
+        }
+        if (redeliver != null) {
+            throw redeliver;
+        }
         replies.flush();
     }
 
     @Override
     public void handle(HandledEvent event) {
+        Outcome outcome = call(event, false);
+        if (outcome.redeliver() != null) {
+            throw outcome.redeliver();
+        }
+        if (outcome.reply() != null) {
+            replies.record(outcome.reply());
+        }
+    }
+
+    /** What one event's reply came to: a row to record, a redelivery to ask for, or neither (nothing to send). */
+    private record Outcome(BotReply reply, RejectedForRedelivery redeliver) {
+        static final Outcome NOTHING = new Outcome(null, null);
+    }
+
+    /** Pauses before the second and third call of a retryable answer in a batch. */
+    private static final long[] IN_PLACE_RETRY_MILLIS = {500, 1000};
+
+    /**
+     * The call to WeCom and its outcome; touches nothing transactional, so it may run on another thread. In a
+     * batch, a retryable answer is tried again in place (twice, 0.5 s and 1 s later) before it rolls the whole
+     * batch back, unless the reply may have gone out and WeCom's duplicate check is off (a re-run): that one
+     * is left to the redelivery, where it runs alone.
+     */
+    private Outcome call(HandledEvent event, boolean inBatch) {
         WeComEvent e = event.event();
         if (e.msgId() == null || e.fromUserName() == null) {
-            return;
+            return Outcome.NOTHING;
         }
         Optional<String> text = config.replyText(event.app());
         if (text.isEmpty()) {
@@ -82,7 +144,7 @@ public class BotHandler implements EventHandler {
                 LOG.info("no bot reply configured for app " + event.app() + " (wecom.bot." + event.app()
                     + ".reply-text): its messages get no reply");
             }
-            return;
+            return Outcome.NOTHING;
         }
         boolean duplicateCheck = event.batchId() == null && !config.duplicateCheckInterval().isZero();
         MessageSendRequest request = MessageSendRequest.text(e.fromUserName(), text.get());
@@ -96,18 +158,40 @@ public class BotHandler implements EventHandler {
         if (event.batchId() != null) {
             request = request.withField(BATCH_FIELD, Json.createValue(event.batchId()));
         }
-        WeComCallOutcome outcome = api.sendMessage(event.app(), request, clock.instant().plus(config.callBudget()));
+        Instant deadline = clock.instant().plus(config.callBudget());
+        WeComCallOutcome outcome = api.sendMessage(event.app(), request, deadline);
+        for (int retry = 0; inBatch && retry < IN_PLACE_RETRY_MILLIS.length
+                && outcome.kind() == WeComCallOutcome.Kind.RETRY && (duplicateCheck || !outcome.effectUnknown())
+                && clock.instant().plusMillis(IN_PLACE_RETRY_MILLIS[retry]).isBefore(deadline); retry++) {
+            LOG.info("bot reply for " + event + ": " + outcome + "; retrying in place in "
+                + IN_PLACE_RETRY_MILLIS[retry] + " ms");
+            if (!pause(IN_PLACE_RETRY_MILLIS[retry])) {
+                break;
+            }
+            outcome = api.sendMessage(event.app(), request, deadline);
+        }
         Instant now = clock.instant();
         Integer errcode = outcome.errcode().isPresent() ? outcome.errcode().getAsInt() : null;
-        switch (outcome.kind()) {
-            case DONE, ALREADY_DONE -> replies.record(reply(event, "SENT", errcode, outcome.errmsg(),
-                outcome.reply().getString("msgid", null), duplicateCheck, now));
+        return switch (outcome.kind()) {
+            case DONE, ALREADY_DONE -> new Outcome(reply(event, "SENT", errcode, outcome.errmsg(),
+                outcome.reply().getString("msgid", null), duplicateCheck, now), null);
             case GIVE_UP -> {
                 LOG.warning("bot reply for " + event + " failed for good: " + outcome);
-                replies.record(reply(event, "FAILED", errcode, outcome.errmsg(), null, duplicateCheck, null));
+                yield new Outcome(reply(event, "FAILED", errcode, outcome.errmsg(), null, duplicateCheck, null), null);
             }
-            case RETRY -> throw new RejectedForRedelivery("bot reply for callback_log " + event.callbackLogId()
-                + " attempt " + event.deliveryCount() + ": " + outcome + "; the broker redelivers it", event.dedupKey());
+            case RETRY -> new Outcome(null, new RejectedForRedelivery("bot reply for callback_log "
+                + event.callbackLogId() + " attempt " + event.deliveryCount() + ": " + outcome
+                + "; the broker redelivers it", event.dedupKey()));
+        };
+    }
+
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

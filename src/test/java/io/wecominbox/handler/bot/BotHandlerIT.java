@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.simulator.api.ApiCall;
+import io.wecominbox.simulator.api.ApiTiming;
 import io.wecominbox.simulator.api.WeComApiPaths;
 import io.wecominbox.simulator.platform.EventType;
 import io.wecominbox.simulator.platform.SimEvent;
@@ -108,6 +109,25 @@ class BotHandlerIT {
         rows = awaitReplies(event.msgId(), 3);
         assertEquals(next, rows.get(2).batchId());
         assertEquals(3, replyCalls().size());
+    }
+
+    @Test
+    void aBatchsRepliesAreCalledTogetherAndEachIsRecordedOnce() throws Exception {
+        // WeCom 1 s away: one after the other, the bot's two sessions could never have more than two calls out
+        WECOM.simulator().apiTiming(new ApiTiming(Duration.ofSeconds(1), Duration.ZERO, 0, Duration.ZERO));
+        List<String> msgIds = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            SimEvent message = textMessage("一批消息 " + i);
+            assertTrue(WECOM.simulator().deliver(message).acknowledged());
+            msgIds.add(WeComEvent.parse(message.xml()).msgId());
+        }
+        for (String msgId : msgIds) {
+            assertEquals("SENT", awaitReplies(msgId, 1).get(0).status());
+        }
+        assertEquals(12, replyCalls().size(), "one message/send per message");
+        int together = WECOM.simulator().maxConcurrentApiCalls(WeComApiPaths.MESSAGE_SEND);
+        assertTrue(together > 2, "the replies of a batch were called together: at most " + together
+            + " calls were out at once");
     }
 
     /** The event's message as the ingest published it, plus a batch id, straight onto the bot's queue. */
