@@ -22,7 +22,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
@@ -94,13 +96,24 @@ public class BotHandler implements EventHandler {
             }
         }
         RejectedForRedelivery redeliver = null;
+        RuntimeException failed = null;
         for (CompletableFuture<Outcome> call : calls) {
-            Outcome outcome = call.join();
+            Outcome outcome;
+            try {
+                outcome = call.join();
+            } catch (CompletionException | CancellationException e) {
+                // rolled back only once every other call of the batch has ended too
+                failed = failed == null ? e : failed;
+                continue;
+            }
             if (outcome.reply() != null) {
                 replies.record(outcome.reply());
             } else if (outcome.redeliver() != null && redeliver == null) {
                 redeliver = outcome.redeliver();
             }
+        }
+        if (failed != null) {
+            throw failed;
         }
         if (redeliver != null) {
             throw redeliver;
