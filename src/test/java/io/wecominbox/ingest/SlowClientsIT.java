@@ -9,11 +9,14 @@ import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.SlowBodyFlood;
 import io.wecominbox.testsupport.Sql;
 import io.wecominbox.testsupport.StackEnv;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +52,7 @@ class SlowClientsIT {
     }
 
     private final SignedCallbacks wecom = SignedCallbacks.forStackApp("customer");
+    private final List<Long> answerMillis = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(WECOM_TIMEOUT).build();
 
@@ -80,7 +84,10 @@ class SlowClientsIT {
 
         Map<String, Integer> outcomes = new TreeMap<>();
         answers.forEach(answer -> outcomes.merge(answer.join(), 1, Integer::sum));
-        String summary = "genuine " + outcomes + "; slow sockets opened " + slow.opened() + ", refused "
+        List<Long> sorted = answerMillis.stream().sorted().toList();
+        String summary = "genuine " + outcomes + " answered in ms p50/p99/max " + (sorted.isEmpty() ? "-" : sorted.get(
+                sorted.size() / 2) + "/" + sorted.get(sorted.size() * 99 / 100) + "/" + sorted.get(sorted.size() - 1))
+                + "; slow sockets opened " + slow.opened() + ", refused "
                 + slow.refused() + ", cut " + slow.cutAfterMillis().size() + " (longest after "
                 + slow.longestCutMillis() + " ms), still open at the end " + slow.stillOpenAtStop();
         System.out.println("SlowClientsIT: " + summary);
@@ -96,13 +103,88 @@ class SlowClientsIT {
         assertTrue(slow.longestCutMillis() < 20_000, "no slow socket outlived the body deadline by much: " + summary);
     }
 
+    @Test
+    void anAddressOverItsInFlightLimitIsRefused429AtOnceAndHasItsPlacesBackWhenItsRequestsEnd() throws Exception {
+        URI base = URI.create(StackEnv.baseUrl());
+        InetAddress attacker = InetAddress.getByName("127.0.0.77");
+        String slowHead = "POST /wecom/callback/customer?" + wecom.post(SampleEvents.textMessage("1", "x")).query()
+                + " HTTP/1.1\r\nHost: " + base.getHost() + "\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<";
+        List<Socket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 100; i++) { // the server's default wecom.ingest.limit.source-in-flight
+                Socket socket = new Socket(base.getHost(), base.getPort(), attacker, 0);
+                socket.getOutputStream().write(slowHead.getBytes(StandardCharsets.US_ASCII));
+                held.add(socket);
+            }
+            // The server admits the held ones on its own threads, a few milliseconds each: probe until one is
+            // refused. An admitted probe waits for its body like the others (no answer within 300 ms) and is held
+            // too. All of it well before the first held bodies' 5 s deadline.
+            String over = "(no probe refused)";
+            for (int probe = 0; probe < 20 && !over.startsWith("HTTP/1.1 429"); probe++) {
+                Socket socket = new Socket(base.getHost(), base.getPort(), attacker, 0);
+                held.add(socket);
+                socket.getOutputStream().write(slowHead.getBytes(StandardCharsets.US_ASCII));
+                socket.setSoTimeout(300);
+                try {
+                    byte[] answer = new byte[4096];
+                    int n = socket.getInputStream().read(answer);
+                    over = n < 0 ? "(closed without an answer)" : new String(answer, 0, n, StandardCharsets.UTF_8);
+                } catch (java.net.SocketTimeoutException admitted) {
+                    over = "(admitted)";
+                }
+            }
+            assertTrue(over.startsWith("HTTP/1.1 429"), over);
+            assertTrue(over.contains("\"error\":\"source_over_limit\""), over);
+            assertTrue(over.contains("Retry-After: 1"), over);
+            assertTrue(held.size() <= 110, "refused at about the limit of 100: after " + held.size() + " sockets");
+            String genuine = postFrom(attacker, base, signedRequest(base));
+            assertTrue(genuine.startsWith("HTTP/1.1 429"), "a signed callback from that address too: " + genuine);
+            assertTrue(postFrom(InetAddress.getByName("127.0.0.78"), base, signedRequest(base)).startsWith("HTTP/1.1 200"),
+                    "another address is not affected");
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
+        }
+        assertTrue(Poll.until(Duration.ofSeconds(30),
+                () -> postFrom(attacker, base, signedRequest(base)).startsWith("HTTP/1.1 200")),
+                "the address has its places back once its requests ended");
+    }
+
+    private String signedRequest(URI base) {
+        SignedCallbacks.Wire wire = wecom.post(SampleEvents.textMessage("89" + System.nanoTime() % 1_000_000_000L, "x"));
+        byte[] body = wire.body().getBytes(StandardCharsets.UTF_8);
+        return "POST /wecom/callback/customer?" + wire.query() + " HTTP/1.1\r\nHost: " + base.getHost()
+                + "\r\nContent-Type: text/xml\r\nConnection: close\r\nContent-Length: " + body.length + "\r\n\r\n"
+                + wire.body();
+    }
+
+    /** Sends {@code request} from {@code source} and returns the answer as text (status line, headers, body). */
+    private static String postFrom(InetAddress source, URI base, String request) {
+        try (Socket socket = new Socket(base.getHost(), base.getPort(), source, 0)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            byte[] answer = new byte[4096];
+            int n = socket.getInputStream().read(answer);
+            return n < 0 ? "(closed without an answer)" : new String(answer, 0, n, StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            return "(" + e + ")";
+        }
+    }
+
     /** One genuine callback as WeCom sends it; resolves to the status, or to what went wrong. */
     private CompletableFuture<String> deliver(URI base, SignedCallbacks.Wire wire) {
         HttpRequest request = HttpRequest.newBuilder(base.resolve("/wecom/callback/customer?" + wire.query()))
                 .timeout(WECOM_TIMEOUT).header("Content-Type", "text/xml")
                 .POST(HttpRequest.BodyPublishers.ofString(wire.body())).build();
+        long sent = System.nanoTime();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                .thenApply(response -> Integer.toString(response.statusCode()))
+                .thenApply(response -> {
+                    synchronized (answerMillis) {
+                        answerMillis.add((System.nanoTime() - sent) / 1_000_000L);
+                    }
+                    return Integer.toString(response.statusCode());
+                })
                 .exceptionally(failure -> "no answer (" + rootName(failure) + ")");
     }
 
