@@ -218,7 +218,11 @@ public class CallbackServlet extends HttpServlet {
                 // the answer could not be written (the client left): what was stored stays stored
                 LOG.log(Level.FINE, "callback answer not written", clientGone);
             } finally {
-                context.complete();
+                try {
+                    context.complete();
+                } catch (IllegalStateException alreadyEnded) {
+                    LOG.log(Level.FINE, "callback request ended before its answer", alreadyEnded);
+                }
             }
         }
     }

@@ -3,6 +3,10 @@ package io.wecominbox.ingest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** The ingest's tunables (MicroProfile Config; e.g. WECOM_INGEST_MAX_BODY_BYTES overrides). */
@@ -74,8 +78,8 @@ public class IngestSettings {
      * the client's address on, or the dev stack's simulator and benchmarks on 127.0.0.1. Empty by default.
      */
     @Inject
-    @ConfigProperty(name = "wecom.ingest.limit.exempt-sources", defaultValue = " ")
-    String exemptSources;
+    @ConfigProperty(name = "wecom.ingest.limit.exempt-sources")
+    Optional<String> exemptSources;
 
     /**
      * Signed callbacks of one app being committed at once on this node: one corp's burst cannot take every
@@ -103,9 +107,9 @@ public class IngestSettings {
         return Math.max(0, sourcePerSecond);
     }
 
-    public java.util.Set<String> exemptSources() {
-        return java.util.Arrays.stream(exemptSources.split(",")).map(String::trim).filter(s -> !s.isEmpty())
-                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    public Set<String> exemptSources() {
+        return Arrays.stream(exemptSources.orElse("").split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     public int appInFlight() {
