@@ -30,8 +30,17 @@ public final class JfrWaits {
         Map<String, Long> byKind = new HashMap<>();
         Map<String, Long> byWaiter = new HashMap<>();
         long total = 0;
+        long minThreads = Long.MAX_VALUE;
+        long maxThreads = 0;
         for (RecordedEvent event : RecordingFile.readAllEvents(Path.of(args[0]))) {
             String kind = event.getEventType().getName();
+            if (kind.equals("jdk.JavaThreadStatistics")) {
+                // a pool that grows slowly shows as few threads while requests queue: no wait is recorded for a
+                // request that has no thread yet
+                minThreads = Math.min(minThreads, event.getLong("activeCount"));
+                maxThreads = Math.max(maxThreads, event.getLong("activeCount"));
+                continue;
+            }
             if (!WAITS.contains(kind) || event.getStackTrace() == null) {
                 continue;
             }
@@ -47,7 +56,8 @@ public final class JfrWaits {
             byWaiter.merge(stage + " / " + waiter(frames), nanos, Long::sum);
         }
         System.out.printf("waits of application threads: %.1f s in all (parks, monitors, sockets, sleeps over"
-                + " JFR's thresholds)%n", total / 1e9);
+                + " JFR's thresholds); live threads %d to %d%n", total / 1e9,
+                minThreads == Long.MAX_VALUE ? 0 : minThreads, maxThreads);
         print("by stage", byStage, total, top);
         print("by stage and kind", byKind, total, top);
         print("by stage and the application frame that waited", byWaiter, total, top);
