@@ -191,6 +191,10 @@ profile_stop() {
     echo "### ${entry%%=*}: JFR execution samples (${entry#*=})"
     echo
     java -cp "$CLASSPATH_NOW" io.wecominbox.devstack.bench.JfrHotMethods "${entry#*=}" 15
+    echo
+    echo "### ${entry%%=*}: JFR waits (parks, monitors, sockets) of application threads"
+    echo
+    java -cp "$CLASSPATH_NOW" io.wecominbox.devstack.bench.JfrWaits "${entry#*=}" 15
   done
   if [ "$PG_STATEMENTS" = true ]; then
     echo

@@ -5,13 +5,16 @@
 #           it in the background (our own process, not the system service); pid under target/stack/pids
 #   status  whether it runs, and each node as the load balancer sees it (UP / DOWN)
 # Settings: LB_HOST (127.0.0.1), LB_PORT (HTTP_PORT+2), LB_STATS_PORT (LB_PORT+100), LB_NODES (how many Liberty
-# nodes: 2), NODE2_HTTP_PORT (HTTP_PORT+1), LB_READY_CHECK (the readiness check that must be UP).
+# nodes: 2), NODE2_HTTP_PORT (HTTP_PORT+1), LB_READY_CHECK (the readiness check that must be UP),
+# LB_SOURCE_IN_FLIGHT (100) and LB_SOURCE_PER_SECOND (200): the per-client limits, LB_EXEMPT_SOURCES (127.0.0.1:
+# the simulator and the benchmarks; space-separated addresses or CIDRs, empty for none).
 . "$(dirname "$0")/lib.sh"
 : "${LB_HOST:=127.0.0.1}" "${LB_PORT:=$((HTTP_PORT + 2))}" "${LB_STATS_PORT:=$((LB_PORT + 100))}"
 : "${LB_NODES:=2}" "${NODE2_HTTP_PORT:=$((HTTP_PORT + 1))}"
 # A node takes callbacks while it can acknowledge them: the readiness check "ack-path" is UP (it stays UP
 # while the broker is down and callbacks wait in callback_log, when /health/ready as a whole answers 503).
 : "${LB_READY_CHECK:=ack-path}"
+: "${LB_SOURCE_IN_FLIGHT:=100}" "${LB_SOURCE_PER_SECOND:=200}" "${LB_EXEMPT_SOURCES=127.0.0.1}"
 CONFIG=$STACK_DIR/haproxy.cfg
 PID_FILE=$STACK_DIR/pids/haproxy.pid
 LOG_FILE=$STACK_DIR/logs/haproxy.log
@@ -74,6 +77,19 @@ frontend wecom_callbacks
   # one node, no longer balanced per request: callbacks and checks stay HTTP/1.1
   http-request del-header Upgrade if { req.hdr(upgrade) -i h2c }
   http-request del-header HTTP2-Settings
+  # Slow clients stop here: the whole body must arrive within timeout http-request before a node sees the
+  # request, so a slow-body attack holds HAProxy's cheap sockets, never a node's (docs/deploy.md, "HTTP limits")
+  option http-buffer-request
+  # Per client address, the limits a node applies when it faces the internet itself; the nodes exempt HAProxy's
+  # address, so these are the ones that count here (over them: 429, as a node answers); the rate over 2 s, as the
+  # node allows a burst of two seconds' worth
+  stick-table type ipv6 size 100k expire 30s store conn_cur,http_req_rate(2s)
+  acl exempt_source src ${LB_EXEMPT_SOURCES:-255.255.255.255}
+  http-request track-sc0 src if !exempt_source
+  http-request deny deny_status 429 if !exempt_source { sc_conn_cur(0) gt $LB_SOURCE_IN_FLIGHT }
+  http-request deny deny_status 429 if !exempt_source { sc_http_req_rate(0) gt $((2 * LB_SOURCE_PER_SECOND)) }
+  # the nodes see HAProxy's address; the client's goes along for their logs and audit
+  option forwardfor
   default_backend wecom_nodes
 
 backend wecom_nodes

@@ -41,6 +41,9 @@ liberty_env_lines() {
   # the dev and test stack call the admin API and the dashboard over plain HTTP (127.0.0.1 only); production
   # keeps the default, HTTPS only (docs/deploy.md, "The admin login")
   printf 'WECOM_SECURITY_ADMIN_REQUIRES_TLS=%s\n' "${WECOM_SECURITY_ADMIN_REQUIRES_TLS:-false}"
+  # the simulator, the benchmarks and HAProxy post from 127.0.0.1, up to 500 callbacks/s: exempt from the
+  # per-source limits, which are for the internet (SlowClientsIT attacks from 127.0.0.2 and up)
+  printf 'WECOM_INGEST_LIMIT_EXEMPT_SOURCES=%s\n' "${WECOM_INGEST_LIMIT_EXEMPT_SOURCES:-127.0.0.1}"
 }
 
 # Welcome and bot texts (wecom.welcome.<app>.text, wecom.bot.<app>.reply-text) as environment variables.

@@ -3,6 +3,10 @@ package io.wecominbox.ingest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** The ingest's tunables (MicroProfile Config; e.g. WECOM_INGEST_MAX_BODY_BYTES overrides). */
@@ -53,6 +57,68 @@ public class IngestSettings {
     @Inject
     @ConfigProperty(name = "wecom.ingest.commit-wait-millis", defaultValue = "2500")
     long commitWaitMillis;
+
+    /**
+     * Callback requests one source address may have in flight (body arriving, being verified or committed).
+     * WeCom spreads its callbacks over many servers and answers take milliseconds, so even 300/s from a single
+     * address would hold ~15 at once and ~750 only if every answer took WeCom's whole 2.5 s commit bound;
+     * 100 leaves a slow-body attacker from one address a twentieth of the connection limit.
+     */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.limit.source-in-flight", defaultValue = "100")
+    int sourceInFlight;
+
+    /** Requests per second from one address, with a burst of twice that; 0 = no rate limit. */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.limit.source-per-second", defaultValue = "200")
+    int sourcePerSecond;
+
+    /**
+     * Addresses exempt from the per-source limits (comma-separated, exact): a load balancer that does not pass
+     * the client's address on, or the dev stack's simulator and benchmarks on 127.0.0.1. Empty by default.
+     */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.limit.exempt-sources")
+    Optional<String> exemptSources;
+
+    /**
+     * Signed callbacks of one app being committed at once on this node: one corp's burst cannot take every
+     * commit slot from the others. At the node's measured ingest capacity (~300/s) with commits bounded at
+     * 2.5 s, 1000 is never reached by one app unless the database stalls.
+     */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.limit.app-in-flight", defaultValue = "1000")
+    int appInFlight;
+
+    /**
+     * Signed callbacks per second of one app on this node (burst twice that); 0 = none. Over it, 503 at once:
+     * WeCom re-sends at +5 s and +10 s, which an overloaded node could not have answered in time anyway.
+     * WeCom's own API quota is 10,000 calls a minute per corp (~170/s): 500/s is a burst far above it.
+     */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.limit.app-per-second", defaultValue = "500")
+    int appPerSecond;
+
+    public int sourceInFlight() {
+        return Math.max(1, sourceInFlight);
+    }
+
+    public int sourcePerSecond() {
+        return Math.max(0, sourcePerSecond);
+    }
+
+    public Set<String> exemptSources() {
+        return Arrays.stream(exemptSources.orElse("").split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    public int appInFlight() {
+        return Math.max(1, appInFlight);
+    }
+
+    public int appPerSecond() {
+        return Math.max(0, appPerSecond);
+    }
 
     public int commitBatchSize() {
         return Math.max(1, commitBatchSize);

@@ -2,7 +2,8 @@ package io.wecominbox.ingest;
 
 /**
  * Why a callback was refused, with the HTTP status it gets. Client mistakes are 4xx only (a 5xx would
- * tell WeCom to retry something that can never succeed); the one 5xx is our own misconfiguration.
+ * tell WeCom to retry something that can never succeed); the 5xx are our own misconfiguration and a load shed
+ * that WeCom should retry.
  * The code is stable: it is the JSON {@code error} and the {@code reason} column of callback_rejection.
  */
 public enum Rejection {
@@ -27,7 +28,11 @@ public enum Rejection {
     BAD_PADDING(400, "bad_padding", "Encrypt has invalid padding"),
     BAD_CIPHERTEXT(400, "bad_ciphertext", "Encrypt does not decrypt to a WeCom message"),
     WRONG_RECEIVER(400, "wrong_receiver", "message is for another corp or app"),
-    MALFORMED_EVENT(400, "malformed_event", "decrypted message is not well-formed XML");
+    MALFORMED_EVENT(400, "malformed_event", "decrypted message is not well-formed XML"),
+    /** One address over its share (CallbackAdmission): an abusive client, or a proxy that should be exempt. */
+    SOURCE_OVER_LIMIT(429, "source_over_limit", "too many callback requests from this address; retry later"),
+    /** A signed callback over its app's share of this node: load shed early so that WeCom retries later. */
+    APP_OVER_LIMIT(503, "app_over_limit", "this app's callbacks are over this node's limit; retry later");
 
     private final int status;
     private final String code;

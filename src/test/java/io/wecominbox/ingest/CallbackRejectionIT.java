@@ -15,7 +15,10 @@ import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
 import jakarta.jms.Message;
 import jakarta.jms.Topic;
+import java.net.Socket;
+import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -127,6 +130,35 @@ class CallbackRejectionIT {
             HttpResponse<String> chunked = client.postChunked("customer", good.query(), new byte[1_000_000]);
             assertEquals(413, chunked.statusCode());
             assertNothingStoredSince(before);
+            assertGoodDeliveryIsTheFirstMessage(events);
+        }
+    }
+
+    @Test
+    void aBodyNotCompleteByTheDeadlineIs408AndOneBrokenOffIsCountedAsIncomplete() throws Exception {
+        SignedCallbacks.Wire good = wecom.post(event);
+        URI base = URI.create(io.wecominbox.testsupport.StackEnv.baseUrl());
+        String head = "POST /wecom/callback/customer?" + good.query() + " HTTP/1.1\r\nHost: " + base.getHost()
+                + "\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<xml>";
+        long slowBefore = audited("customer", "body_too_slow");
+        try (Socket slow = new Socket(base.getHost(), base.getPort())) {
+            slow.setSoTimeout(30_000); // the server's body deadline is 5 s: bounded generously
+            slow.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(slow.getInputStream().readNBytes(2048), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+            assertTrue(answer.contains("\"error\":\"body_too_slow\""), answer);
+        }
+        long incompleteBefore = audited("customer", "body_incomplete");
+        try (Socket broken = new Socket(base.getHost(), base.getPort())) {
+            broken.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+        } // closed 995 bytes short
+        audit.flush();
+        // the server learns of the break when its read fails: then it counts it, flushed at the next interval
+        assertTrue(Poll.until(Duration.ofSeconds(30), () -> audited("customer", "body_incomplete") == incompleteBefore + 1),
+                "the broken-off body is counted as body_incomplete");
+        assertEquals(slowBefore + 1, audited("customer", "body_too_slow"), "the slow one counted once");
+        try (JMSContext jms = connectionFactory.createContext();
+             JMSConsumer events = jms.createConsumer(eventsTopic)) {
             assertGoodDeliveryIsTheFirstMessage(events);
         }
     }

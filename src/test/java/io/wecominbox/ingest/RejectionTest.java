@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class RejectionTest {
 
     @ParameterizedTest
-    @EnumSource(value = Rejection.class, names = "APP_MISCONFIGURED", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Rejection.class, names = {"APP_MISCONFIGURED", "APP_OVER_LIMIT"}, mode = EnumSource.Mode.EXCLUDE)
     void clientMistakesAreNeverA5xx(Rejection rejection) {
         assertEquals(4, rejection.status() / 100, rejection.name());
     }
@@ -25,6 +25,8 @@ class RejectionTest {
         assertEquals(404, Rejection.UNKNOWN_APP.status());
         assertEquals(413, Rejection.BODY_TOO_LARGE.status());
         assertEquals(503, Rejection.APP_MISCONFIGURED.status(), "our mistake: WeCom should retry once it is fixed");
+        assertEquals(503, Rejection.APP_OVER_LIMIT.status(), "WeCom's own traffic shed: it should retry later");
+        assertEquals(429, Rejection.SOURCE_OVER_LIMIT.status(), "one address over its share");
         for (Rejection r : Set.of(Rejection.MALFORMED_XML, Rejection.FORBIDDEN_XML, Rejection.MISSING_ENCRYPT,
                 Rejection.BAD_BASE64, Rejection.BAD_PADDING, Rejection.WRONG_RECEIVER)) {
             assertEquals(400, r.status(), r.name());
