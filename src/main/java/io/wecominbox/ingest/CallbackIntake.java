@@ -1,5 +1,7 @@
 package io.wecominbox.ingest;
 
+import io.wecominbox.ErrorBody;
+import io.wecominbox.Failures;
 import io.wecominbox.wecom.WeComApp;
 import io.wecominbox.wecom.WeComApps;
 import jakarta.annotation.PostConstruct;
@@ -24,7 +26,6 @@ import java.util.logging.Logger;
 public class CallbackIntake {
 
     private static final Logger LOG = Logger.getLogger(CallbackIntake.class.getName());
-    static final String SUCCESS = "success";
 
     @Inject
     private WeComApps apps;
@@ -88,13 +89,13 @@ public class CallbackIntake {
                 admission.releaseApp(share);
             }
             metrics.accepted(app.name(), callback.event().typeName(), System.nanoTime() - started);
-            return CallbackAnswer.text(SUCCESS);
+            return CallbackAnswer.SUCCESS;
         } catch (CallbackRejected rejected) {
             return refuse(name, rejected, remoteAddr, true, started);
         } catch (RuntimeException failure) {
             metrics.failed(configuredOrUnknown(name), System.nanoTime() - started);
-            LOG.log(Level.WARNING, "callback failed, answering 503: {0}", rootCause(failure));
-            return CallbackAnswer.error(503, "unavailable", "temporarily unavailable, retry later", Map.of());
+            LOG.log(Level.WARNING, "callback failed, answering 503: {0}", Failures.rootCause(failure));
+            return CallbackAnswer.error(503, ErrorBody.UNAVAILABLE, Map.of());
         }
     }
 
@@ -138,19 +139,10 @@ public class CallbackIntake {
         if (rejection == Rejection.SOURCE_OVER_LIMIT || rejection == Rejection.APP_OVER_LIMIT) {
             headers.put("Retry-After", "1");
         }
-        return CallbackAnswer.error(rejection.status(), rejection.code(), rejection.reason(), headers);
+        return CallbackAnswer.error(rejection.status(), new ErrorBody(rejection.code(), rejection.reason()), headers);
     }
 
     private String configuredOrUnknown(String name) {
         return apps.find(name).app() != null ? name : RejectionTally.UNKNOWN_APP;
-    }
-
-    /** The class and message of the innermost cause: enough to diagnose, and it carries no payload. */
-    private static String rootCause(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getName() + ": " + root.getMessage();
     }
 }

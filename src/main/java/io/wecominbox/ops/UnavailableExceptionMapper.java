@@ -1,6 +1,7 @@
 package io.wecominbox.ops;
 
 import io.wecominbox.ErrorBody;
+import io.wecominbox.Failures;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -24,19 +25,10 @@ public class UnavailableExceptionMapper implements ExceptionMapper<Throwable> {
         if (failure instanceof WebApplicationException web) {
             return web.getResponse();
         }
-        LOG.log(Level.WARNING, "request failed, answering 503: {0}", rootCause(failure));
+        LOG.log(Level.WARNING, "request failed, answering 503: {0}", Failures.rootCause(failure));
         return Response.status(Response.Status.SERVICE_UNAVAILABLE)
                 .type(MediaType.APPLICATION_JSON)
-                .entity(new ErrorBody("unavailable", "temporarily unavailable, retry later"))
+                .entity(ErrorBody.UNAVAILABLE)
                 .build();
-    }
-
-    /** The class and message of the innermost cause: enough to diagnose, and it carries no payload. */
-    static String rootCause(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getName() + ": " + root.getMessage();
     }
 }

@@ -1,6 +1,7 @@
 package io.wecominbox.relay;
 
 import io.wecominbox.db.Rollback;
+import io.wecominbox.Failures;
 import io.wecominbox.ingest.CallbackRowsCommitted;
 import io.wecominbox.messaging.EventEnvelope;
 import io.wecominbox.messaging.JndiNames;
@@ -130,7 +131,7 @@ public class PublicationRelay {
                 String failure = e.getClass().getSimpleName();
                 if (!failure.equals(lastFailure)) {
                     LOG.log(Level.WARNING, "publication relay cannot publish (rows wait in callback_log, retrying"
-                        + " every " + MAX_BACKOFF_MILLIS / 1000 + " s at most): " + rootCause(e));
+                        + " every " + MAX_BACKOFF_MILLIS / 1000 + " s at most): " + Failures.rootCause(e));
                 }
                 lastFailure = failure;
                 readBacklog(true);
@@ -175,14 +176,6 @@ public class PublicationRelay {
         } catch (SQLException e) {
             // the database is down too; the figures keep their last value
         }
-    }
-
-    private static String rootCause(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getName() + ": " + root.getMessage();
     }
 
     @PreDestroy

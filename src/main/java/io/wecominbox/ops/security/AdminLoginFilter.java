@@ -1,8 +1,8 @@
 package io.wecominbox.ops.security;
 
+import io.wecominbox.ErrorBody;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -80,8 +80,7 @@ public class AdminLoginFilter implements Filter {
     }
 
     private static void refuse(HttpServletResponse response, int status, String error, String reason) throws IOException {
-        byte[] body = Json.createObjectBuilder().add("error", error).add("reason", reason).build().toString()
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] body = new ErrorBody(error, reason).toJson().getBytes(StandardCharsets.UTF_8);
         response.setStatus(status);
         response.setContentType("application/json");
         response.setContentLength(body.length);
