@@ -20,8 +20,9 @@ import java.util.List;
     columnNames = "run_id"))
 public class ReconcileRunEntry {
 
+    // the identity must be a writable mapping for EclipseLink, although nothing writes through it
     @Id
-    @Column(name = "run_id", insertable = false, updatable = false)
+    @Column(name = "run_id")
     private long runId;
 
     @Column(name = "app", insertable = false, updatable = false)
