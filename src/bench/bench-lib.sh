@@ -120,7 +120,7 @@ shared_buffers=$(psql_q 'SHOW shared_buffers'), max_connections=$(psql_q 'SHOW m
 $(git -C "$APP_ROOT" log -1 --format='%h %cI' 2>/dev/null)\
 $([ -n "$(git -C "$APP_ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] && echo ' + uncommitted changes')), built in $BUILD_DIR."
     echo "Liberty: $(grep -E '^-X' "$SERVER_DIR/jvm.options" 2>/dev/null | paste -sd ' '); pools: $(grep -oE '<connectionManager [^/]*' \
-"$SERVER_DIR/server.xml" 2>/dev/null | grep -oE 'maxPoolSize="[0-9]+"' | paste -sd ' ')."
+"$SERVER_DIR/server.xml" "$SERVER_DIR/wecom-inbox.xml" 2>/dev/null | grep -oE 'maxPoolSize="[0-9]+"' | paste -sd ' ')."
     echo
   } > "$REPORT"
   log "pgbench: $PGBENCH_BIN; report: $REPORT"

@@ -46,7 +46,7 @@ create() { # N
   [ -f "$SERVER_DIR/server.env" ] || die "node 1 has no server.env yet: run stack.sh services-start first"
   dir=$(node_dir "$n")
   mkdir -p "$dir" # a fresh build has node 1 only
-  for entry in server.xml bootstrap.properties jvm.options configDropins dropins jdbc; do
+  for entry in server.xml wecom-inbox.xml bootstrap.properties jvm.options configDropins dropins jdbc; do
     link_to_node1 "$dir" "$entry"
   done
   # apps/ and resources/ hold what each server writes for itself: apps/expanded (where Liberty unpacks a WAR:

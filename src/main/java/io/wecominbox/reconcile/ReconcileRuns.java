@@ -4,6 +4,8 @@ import io.wecominbox.db.DatabaseFailure;
 import io.wecominbox.reconcile.ReconcileRun.Progress;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,17 +20,12 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Table reconcile_run. A pass belongs to the node named in runner_node while its lease lasts; every write of
+ * Table reconcile_run: read through {@link ReconcileRunEntry}, written by native statements. A pass belongs to the node named in runner_node while its lease lasts; every write of
  * a pass's progress checks that it still does ({@link #lockOwned}), so two nodes can never both page one run.
  */
 @ApplicationScoped
 public class ReconcileRuns {
 
-    private static final String COLUMNS = """
-            run_id, app, trigger, requested_by, state, started_at, finished_at, runner_node, lease_until,
-            cardinality(members), chunk_index, page_cursor IS NOT NULL, pages, api_calls, records_seen, records_new,
-            records_known, marked_gone, errors, resumes, stop_reason
-            """;
     // ON CONFLICT on the partial unique index: a second RUNNING pass of the app is simply not started
     private static final String INSERT = """
             INSERT INTO reconcile_run (app, trigger, requested_by, state, runner_node, lease_until)
@@ -48,6 +45,10 @@ public class ReconcileRuns {
 
     @Resource(lookup = "jdbc/wecom")
     private DataSource dataSource;
+
+    // reads only (ReconcileRunEntry); outside a transaction each read sees the row as committed now
+    @PersistenceContext(unitName = "wecom")
+    private EntityManager em;
 
     /** A new RUNNING pass owned by {@code node}, or empty when the app already has one. */
     public Optional<Long> start(String app, String trigger, String requestedBy, String node, Duration lease) {
@@ -183,34 +184,13 @@ public class ReconcileRuns {
     }
 
     public Optional<ReconcileRun> find(long runId) {
-        List<ReconcileRun> found = query("SELECT " + COLUMNS + " FROM reconcile_run WHERE run_id = ?", runId);
-        return found.stream().findFirst();
+        return Optional.ofNullable(em.find(ReconcileRunEntry.class, runId)).map(ReconcileRunEntry::view);
     }
 
     public List<ReconcileRun> recent(int limit) {
-        return query("SELECT " + COLUMNS + " FROM reconcile_run ORDER BY started_at DESC, run_id DESC LIMIT ?",
-            limit);
-    }
-
-    private List<ReconcileRun> query(String sql, long parameter) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
-            s.setLong(1, parameter);
-            List<ReconcileRun> runs = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    int i = 0;
-                    runs.add(new ReconcileRun(rs.getLong(++i), rs.getString(++i), rs.getString(++i),
-                        rs.getString(++i), rs.getString(++i), rs.getObject(++i, OffsetDateTime.class),
-                        rs.getObject(++i, OffsetDateTime.class), rs.getString(++i),
-                        rs.getObject(++i, OffsetDateTime.class), (Integer) rs.getObject(++i), rs.getInt(++i),
-                        rs.getBoolean(++i), rs.getInt(++i), rs.getInt(++i), rs.getInt(++i), rs.getInt(++i),
-                        rs.getInt(++i), rs.getInt(++i), rs.getInt(++i), rs.getInt(++i), rs.getString(++i)));
-                }
-            }
-            return runs;
-        } catch (SQLException e) {
-            throw DatabaseFailure.of("reconcile_run query", e);
-        }
+        return em.createQuery("SELECT r FROM ReconcileRunEntry r ORDER BY r.startedAt DESC, r.runId DESC",
+                ReconcileRunEntry.class).setMaxResults(limit).getResultList().stream().map(ReconcileRunEntry::view)
+            .toList();
     }
 
     /** What one committed step adds to a run's progress; members only on the step that fetched them. */

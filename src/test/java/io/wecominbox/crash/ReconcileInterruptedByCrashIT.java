@@ -101,7 +101,6 @@ class ReconcileInterruptedByCrashIT {
     }
 
     private static long crmMessages() {
-        return BrokerConsole.countMessages("crm.outbound",
-                "eventKey LIKE '" + APP + ":external_contact:relationship:" + MEMBER_PREFIX + "%' AND eventKey NOT LIKE '%:gone'");
+        return BrokerConsole.crmRelationshipAdds(APP + ":external_contact:relationship:" + MEMBER_PREFIX);
     }
 }

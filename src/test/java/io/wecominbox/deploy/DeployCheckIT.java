@@ -2,6 +2,7 @@ package io.wecominbox.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wecominbox.handler.HandlerRoute;
@@ -67,10 +68,19 @@ class DeployCheckIT {
     }
 
     @Test
-    void withTheKeystorePasswordUnsetTheServerStopsNamingItAndMakesNoKeystore() throws Exception {
-        script("start", "--without", "KEYSTORE_PASSWORD"); // fails unless the server exited naming the variable
-        Path keystore = serverDir().resolve("resources/security/key.p12");
-        assertFalse(Files.exists(keystore), "no keystore was made with a password nobody set");
+    void withTheDatabasePasswordFileMissingTheServerStopsNamingIt() throws Exception {
+        // fails unless the server exited by itself, its log naming DB_PASSWORD (the file is put back after)
+        script("start", "--without", "db.password");
+        String line = Files.readAllLines(serverDir().resolve("logs/messages.log")).stream()
+                .filter(l -> l.contains("WeCom Inbox stops the server")).findFirst().orElseThrow();
+        assertTrue(line.contains("not set: DB_PASSWORD"), line);
+        assertFalse(line.contains("BROKER_PASSWORD"), "only the missing secret is named (the others are files): " + line);
+        assertFalse(line.contains("KEYSTORE_PASSWORD") || line.contains("ADMIN_PASSWORD"),
+                "an admin's server lists no secrets of its own for the application to check: " + line);
+        assertFalse(line.contains(secrets().get("BROKER_PASSWORD")), "no secret's value in the log");
+        assertThrows(IOException.class, () -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                "http://127.0.0.1:" + HTTP_PORT + "/health/ready")).build(), HttpResponse.BodyHandlers.ofString()),
+                "nothing answers on the server's port");
     }
 
     @Test
@@ -122,9 +132,9 @@ class DeployCheckIT {
                 .callbackBase(URI.create("http://127.0.0.1:" + HTTP_PORT + "/wecom/callback")).build().start();
     }
 
+    /** The check's server, in the Liberty it unpacked for itself (never the build's). */
     private static Path serverDir() {
-        return StackEnv.buildDir().resolve("liberty/wlp/usr/servers/"
-                + System.getenv().getOrDefault("DEPLOY_LIBERTY_SERVER", "wecomDeployCheck"));
+        return DIR.resolve("wlp/usr/servers/" + System.getenv().getOrDefault("DEPLOY_LIBERTY_SERVER", "wecomDeployCheck"));
     }
 
     private static void script(String... args) throws IOException, InterruptedException {

@@ -43,6 +43,8 @@ final class CodeCorpus {
     static final Path BROKER_FILE = Path.of("src/main/broker/wecom-inbox-broker.xml");
     static final Path DEV_BROKER_FILE = Path.of("src/stack/artemis/broker.xml");
     static final Path SERVER_XML = Path.of("server.xml");
+    /** The application's part of a server's configuration, which server.xml includes. */
+    static final Path APP_XML = Path.of("liberty/wecom-inbox.xml");
     /** The handlers' generated drop-in, read with server.xml: its variables and queues are the server's too. */
     static final Path HANDLERS_DROP_IN = Path.of("liberty/configDropins/defaults/wecom-handlers.xml");
     private static final Path MIGRATIONS = Path.of("src/main/resources/db/migration");
@@ -307,6 +309,7 @@ final class CodeCorpus {
 
     private void readServerXml() throws Exception {
         readServerVariables(SERVER_XML);
+        readServerVariables(APP_XML);
         readServerVariables(HANDLERS_DROP_IN);
     }
 

@@ -21,7 +21,7 @@ final class HandlerServerConfig {
     }
 
     /**
-     * The drop-in for these handlers; {@code fixed} holds server.xml's figures the pool sums add to the
+     * The drop-in for these handlers; {@code fixed} holds wecom-inbox.xml's figures the pool sums add to the
      * handlers' sessions ({@link #PROBE_SESSIONS}, {@link #BACKGROUND_CONNECTIONS}, {@link #INGEST_CONNECTIONS}).
      */
     static String dropIn(List<DeclaredHandler> handlers, Map<String, Integer> fixed) {
@@ -37,8 +37,9 @@ final class HandlerServerConfig {
               GENERATED from the handlers' @HandlerDescriptor (io.wecominbox.handler): do not edit.
               HandlerServerConfigTest fails when this file and the code disagree;
                   mvn test -Dtest=HandlerServerConfigTest -Dhandler.config.write=true
-              rewrites it. Liberty reads configDropins/defaults before server.xml, which declares what these elements
-              refer to (resourceAdapter artemis, authData brokerAuth) and the figures the pool sums below add up.
+              rewrites it. Liberty reads configDropins/defaults before server.xml; the application's part it includes,
+              wecom-inbox.xml, declares what these elements refer to (resourceAdapter artemis, authData brokerAuth)
+              and the figures the pool sums below add up.
             -->
             <server>
 
@@ -68,7 +69,7 @@ final class HandlerServerConfig {
                    that take its type (src/main/broker/wecom-inbox-broker.xml), each with its own redelivery policy and
                    DLQ. Readiness checks the live broker has them. One consumer bean per handler queue, the handler's
                    <Name>EventConsumer, whose activation spec is wecom-inbox/<Name>EventConsumer. Like the probe's in
-                   server.xml, its sessions reconnect forever (1 s, backing off to 10 s) and follow the broker pair
+                   wecom-inbox.xml, its sessions reconnect forever (1 s, backing off to 10 s) and follow the broker pair
                    (HA). Consumer window 0: waiting messages stay on the queue, where the session that is running
                    takes them into its batch, instead of being buffered in front of sessions that are busy. -->
             """);

@@ -8,6 +8,7 @@ import io.wecominbox.testsupport.HandlersInCode;
 import jakarta.ejb.MessageDriven;
 import jakarta.inject.Inject;
 import jakarta.jms.MessageListener;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
 class HandlerServerConfigTest {
 
     static final Path DROP_IN = Path.of("liberty/configDropins/defaults/wecom-handlers.xml");
-    private static final Path SERVER_XML = Path.of("server.xml");
+    /** The server's configuration: our server.xml and the application's part it includes. */
+    private static final List<Path> SERVER_CONFIG = List.of(Path.of("server.xml"), Path.of("liberty/wecom-inbox.xml"));
 
     @Test
     void theDropInDeclaresTheHandlersInTheCode() throws Exception {
@@ -46,7 +48,7 @@ class HandlerServerConfigTest {
 
     @Test
     void serverXmlLeavesHandlerQueuesConsumersAndPoolSumsToTheDropIn() throws Exception {
-        String server = Files.readString(SERVER_XML, StandardCharsets.UTF_8);
+        String server = serverConfig();
         for (DeclaredHandler h : HandlersInCode.declared()) {
             assertFalse(server.contains("\"" + h.sessionsVariable() + "\""), h.sessionsVariable() + " declared twice");
             assertFalse(server.contains(h.queueJndiName()), h.queueJndiName() + " declared twice");
@@ -72,7 +74,7 @@ class HandlerServerConfigTest {
                 beans.put(mdb.name().isEmpty() ? type.getSimpleName() : mdb.name(), type);
             }
         }
-        String config = Files.readString(SERVER_XML, StandardCharsets.UTF_8)
+        String config = serverConfig()
             + Files.readString(DROP_IN, StandardCharsets.UTF_8);
         for (String bean : beans.keySet()) {
             assertTrue(config.contains("<jmsActivationSpec id=\"wecom-inbox/" + bean + "\""), "message-driven bean "
@@ -90,11 +92,19 @@ class HandlerServerConfigTest {
         }
     }
 
-    /** server.xml's default of a numeric variable. */
+    private static String serverConfig() throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (Path file : SERVER_CONFIG) {
+            text.append(Files.readString(file, StandardCharsets.UTF_8));
+        }
+        return text.toString();
+    }
+
+    /** The server configuration's default of a numeric variable. */
     static int serverVariable(String name) throws Exception {
         Matcher m = Pattern.compile("<variable name=\"" + Pattern.quote(name) + "\" defaultValue=\"([0-9]+)\"/>")
-            .matcher(Files.readString(SERVER_XML, StandardCharsets.UTF_8));
-        assertTrue(m.find(), "server.xml has no numeric variable " + name);
+            .matcher(serverConfig());
+        assertTrue(m.find(), "server.xml and liberty/wecom-inbox.xml have no numeric variable " + name);
         return Integer.parseInt(m.group(1));
     }
 

@@ -193,14 +193,13 @@ class ReconcilePullIT {
 
     /** CRM messages about these members' customers being added (ends excluded). */
     private static long crmMessages(String memberPrefix) {
-        return BrokerConsole.countMessages("crm.outbound", "eventKey LIKE '" + APP + ":external_contact:relationship:"
-            + memberPrefix + "%' AND eventKey NOT LIKE '%:gone'");
+        return BrokerConsole.crmRelationshipAdds(APP + ":external_contact:relationship:" + memberPrefix);
     }
 
     /** CRM messages about the customer's adds, any generation (not their ends). */
     private static long crmMessagesOf(SimEvent e) {
-        return BrokerConsole.countMessages("crm.outbound", "eventKey LIKE '" + APP + ":external_contact:relationship:"
-            + field(e, "UserID") + ":" + field(e, "ExternalUserID") + ":%' AND eventKey NOT LIKE '%:gone'");
+        return BrokerConsole.crmRelationshipAdds(APP + ":external_contact:relationship:" + field(e, "UserID") + ":"
+            + field(e, "ExternalUserID") + ":");
     }
 
     /** CRM messages under exactly this relationship key suffix ("1", "2", "1:gone"). */

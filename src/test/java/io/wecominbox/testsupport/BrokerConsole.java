@@ -39,6 +39,14 @@ public final class BrokerConsole {
     }
 
     /**
+     * CRM messages on crm.outbound about relationships begun (added) whose key starts with {@code relationship}
+     * ({@code <app>:external_contact:relationship:<member prefix>...}); their ends ({@code :gone}) excluded.
+     */
+    public static long crmRelationshipAdds(String relationshipKeyPrefix) {
+        return countMessages("crm.outbound", "eventKey LIKE '" + relationshipKeyPrefix + "%' AND eventKey NOT LIKE '%:gone'");
+    }
+
+    /**
      * The same for a queue on another address: {@code countMessages("DLA", "multicast", "DLQ.wecom.handler.welcome",
      * filter)} (a dead-letter queue the broker created, one of several filtered queues on DLA).
      */

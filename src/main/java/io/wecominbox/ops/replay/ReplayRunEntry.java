@@ -1,5 +1,6 @@
 package io.wecominbox.ops.replay;
 
+import io.wecominbox.db.TextArrayConverter;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -14,11 +15,8 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.UniqueConstraint;
 import java.io.StringReader;
-import java.sql.Array;
-import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -47,7 +45,7 @@ public class ReplayRunEntry {
     @Column(name = "selection", insertable = false, updatable = false)
     private JsonObject selection;
 
-    @Convert(converter = TextArray.class)
+    @Convert(converter = TextArrayConverter.class)
     @Column(name = "handlers", insertable = false, updatable = false)
     private List<String> handlers;
 
@@ -99,7 +97,8 @@ public class ReplayRunEntry {
     /** The API's view; outcomes filled in by the caller when it reads them. */
     ReplayRun view(Map<String, ReplayRun.Outcome> outcomes, boolean settled) {
         OffsetDateTime end = finishedAt != null ? finishedAt : OffsetDateTime.now(ZoneOffset.UTC);
-        return new ReplayRun(replayId, state, requestedBy, requestedAt, selection, List.copyOf(handlers), batchId,
+        return new ReplayRun(replayId, state, requestedBy, requestedAt, selection,
+            handlers == null ? List.of() : List.copyOf(handlers), batchId,
             reason, maxRate, eventsSelected, messagesTotal, messagesPublished,
             ReplayRun.rate(messagesPublished, startedAt, end), startedAt, finishedAt, failure, outcomes, settled);
     }
@@ -119,32 +118,6 @@ public class ReplayRunEntry {
             }
             try (JsonReader reader = Json.createReader(new StringReader(column.toString()))) {
                 return reader.readObject();
-            }
-        }
-    }
-
-    /** text[], read only: a JDBC array (or its text form {a,b}). */
-    @Converter
-    public static class TextArray implements AttributeConverter<List<String>, Object> {
-        @Override
-        public Object convertToDatabaseColumn(List<String> values) {
-            return values == null ? null : values.toArray(String[]::new);
-        }
-
-        @Override
-        public List<String> convertToEntityAttribute(Object column) {
-            try {
-                Object value = column instanceof Array a ? a.getArray() : column;
-                if (value == null) {
-                    return List.of();
-                }
-                if (value instanceof Object[] items) {
-                    return Arrays.stream(items).map(String::valueOf).toList();
-                }
-                String text = value.toString().replaceAll("^\\{|}$", "");
-                return text.isEmpty() ? List.of() : List.of(text.split(","));
-            } catch (SQLException e) {
-                throw new IllegalStateException("replay_run.handlers unreadable", e);
             }
         }
     }

@@ -27,10 +27,11 @@ public class UnsetSecretsStopTheServer {
         if (missing.isEmpty()) {
             return;
         }
-        String names = missing.stream().map(s -> s.environment() + " (" + s.what() + ", server.xml variable "
+        String names = missing.stream().map(s -> s.environment() + " (" + s.what() + ", Liberty variable "
                 + s.variable() + ")").collect(Collectors.joining(", "));
         String message = "WeCom Inbox stops the server: not set: " + names
-                + ". Set each in the server's environment (docs/deploy.md); an unset secret is never used.";
+                + ". Set each in the server's environment or as a file in VARIABLE_SOURCE_DIRS (docs/deploy.md);"
+                + " an unset secret is never used.";
         LOG.severe(message);
         // another thread: exiting from inside the application's start would wait on the start it is part of
         Thread exit = new Thread(() -> System.exit(78), "unset-secrets-exit");
