@@ -65,7 +65,7 @@ class RetentionIT {
         assertEquals(0, Sql.count("SELECT count(*) FROM callback_log WHERE callback_log_id = ?", ancient),
             "the 400-day-old delivery is gone");
         assertNull(Sql.text("SELECT to_regclass(?)::text", oldMonth), oldMonth + " was dropped: " + run);
-        assertEquals("t", Sql.text("SELECT (to_regclass('callback_log_p' || to_char((now() + interval '2 months')"
+        assertEquals("true", Sql.text("SELECT (to_regclass('callback_log_p' || to_char((now() + interval '2 months')"
             + " AT TIME ZONE 'UTC', 'YYYYMM')) IS NOT NULL)::text"), "the months ahead are made: " + run);
 
         assertEquals("erased", Sql.text("SELECT CASE WHEN content IS NULL AND plaintext = '' AND content_erased_at"
