@@ -41,7 +41,7 @@ public class RetentionJob {
 
     private static final String POLICY = """
             INSERT INTO retention_policy (table_name, erase_after, drop_after, applied_by, applied_at)
-            VALUES (?, ? * interval '1 second', ? * interval '1 second', ?, ?)
+            VALUES (?, justify_hours(? * interval '1 second'), justify_hours(? * interval '1 second'), ?, ?)
             ON CONFLICT (table_name) DO UPDATE SET erase_after = EXCLUDED.erase_after,
                 drop_after = EXCLUDED.drop_after, applied_by = EXCLUDED.applied_by, applied_at = EXCLUDED.applied_at
             """;
