@@ -10,6 +10,7 @@ import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.ReplayApi;
 import io.wecominbox.testsupport.Sql;
 import jakarta.json.JsonObject;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
@@ -89,7 +90,10 @@ class RetentionIT {
         HttpResponse<String> due = Http.getAsAdmin("/api/ops/retention");
         assertEquals(200, due.statusCode(), due.body());
         assertTrue(due.body().contains("\"table_name\":\"conversation_message\""), due.body());
-        String metrics = Http.getAsAdmin("/metrics?scope=application").body();
+        HttpResponse<String> scraped = Http.sendTls(Http.asAdmin(HttpRequest.newBuilder(
+            Http.tlsUri("/metrics?scope=application")).GET()));
+        assertEquals(200, scraped == null ? -1 : scraped.statusCode(), "/metrics over TLS");
+        String metrics = scraped.body();
         assertTrue(metrics.lines().anyMatch(l -> l.startsWith("wecom_retention_rows_total{")
             && l.contains("action=\"erased\"") && l.contains("table=\"callback_log\"")),
             metrics.lines().filter(l -> l.contains("retention")).toList().toString());
