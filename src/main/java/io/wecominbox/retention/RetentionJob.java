@@ -1,6 +1,7 @@
 package io.wecominbox.retention;
 
 import io.wecominbox.cluster.NodeIdentity;
+import io.wecominbox.db.SessionLock;
 import io.wecominbox.dedup.ConsumerMetrics;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -8,7 +9,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,9 +35,8 @@ public class RetentionJob {
 
     private static final Logger LOG = Logger.getLogger(RetentionJob.class.getName());
 
-    /** Advisory lock keys: our namespace ("WC" + 3), then this job. */
-    static final int LOCK_NAMESPACE = 0x5743_0003;
-    static final int LOCK_RETENTION = 1;
+    /** One node at a time: our namespace ("WC" + 3), then this job. */
+    private static final SessionLock LOCK = new SessionLock(0x5743_0003, 1);
 
     private static final String POLICY = """
             INSERT INTO retention_policy (table_name, erase_after, drop_after, applied_by, applied_at)
@@ -86,7 +85,7 @@ public class RetentionJob {
         long started = System.nanoTime();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true); // every batch and every DDL commits on its own; the lock is per session
-            if (!advisory(c, "pg_try_advisory_lock")) {
+            if (!LOCK.tryLock(c)) {
                 LOG.fine("retention skipped: another node is running it");
                 return RetentionRunResult.skipped();
             }
@@ -108,7 +107,7 @@ public class RetentionJob {
                 report(result);
                 return result;
             } finally {
-                advisory(c, "pg_advisory_unlock");
+                LOCK.unlock(c);
             }
         }
     }
@@ -202,16 +201,6 @@ public class RetentionJob {
         if (result.defaultPartitionRows() > 0) {
             LOG.warning("retention: callback_log_default holds " + result.defaultPartitionRows() + " row(s): a month"
                 + " had no partition when they arrived (docs/dba.md, \"Retention\")");
-        }
-    }
-
-    private static boolean advisory(Connection c, String function) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement("SELECT " + function + "(?, ?)")) {
-            lock.setInt(1, LOCK_NAMESPACE);
-            lock.setInt(2, LOCK_RETENTION);
-            try (ResultSet rs = lock.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
-            }
         }
     }
 }
