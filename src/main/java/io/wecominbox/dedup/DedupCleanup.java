@@ -1,5 +1,6 @@
 package io.wecominbox.dedup;
 
+import io.wecominbox.db.SessionLock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,9 +28,8 @@ public class DedupCleanup {
 
     private static final Logger LOG = Logger.getLogger(DedupCleanup.class.getName());
 
-    /** Second half of the two-key advisory lock; the first is our namespace ("WC" + 2). */
-    static final int LOCK_NAMESPACE = 0x5743_0002;
-    static final int LOCK_CLEANUP = 1;
+    /** One node at a time: our namespace ("WC" + 2), then this job. */
+    private static final SessionLock LOCK = new SessionLock(0x5743_0002, 1);
 
     private static final String DELETE_EXPIRED = """
             DELETE FROM handler_dedup WHERE dedup_key IN (
@@ -90,7 +90,7 @@ public class DedupCleanup {
         long started = System.nanoTime();
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(true); // every batch commits on its own; the lock is per session
-            if (!advisory(connection, "pg_try_advisory_lock")) {
+            if (!LOCK.tryLock(connection)) {
                 LOG.fine("dedup cleanup skipped: another node is running it");
                 return false;
             }
@@ -111,7 +111,7 @@ public class DedupCleanup {
                     + " ms; expired rows left: " + remaining);
                 return true;
             } finally {
-                advisory(connection, "pg_advisory_unlock");
+                LOCK.unlock(connection);
             }
         }
     }
@@ -130,16 +130,6 @@ public class DedupCleanup {
                 if (rows < batch) {
                     return total;
                 }
-            }
-        }
-    }
-
-    private static boolean advisory(Connection connection, String function) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement("SELECT " + function + "(?, ?)")) {
-            lock.setInt(1, LOCK_NAMESPACE);
-            lock.setInt(2, LOCK_CLEANUP);
-            try (ResultSet rs = lock.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
             }
         }
     }

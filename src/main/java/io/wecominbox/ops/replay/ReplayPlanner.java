@@ -28,7 +28,8 @@ public class ReplayPlanner {
     // Retries of one event are one event: the distinct keys of the matched deliveries, each from its first
     // delivery (its lowest callback_log_id), whichever of its deliveries the selection matched.
     private static final String EVENTS = """
-            SELECT DISTINCT ON (c.event_key) c.callback_log_id, c.event_key, c.event_type, c.received_at
+            SELECT DISTINCT ON (c.event_key) c.callback_log_id, c.event_key, c.event_type, c.received_at,
+                c.content_erased_at IS NOT NULL
             FROM callback_log c
             WHERE c.event_key IN (SELECT s.event_key FROM callback_log s WHERE %s)
             ORDER BY c.event_key, c.callback_log_id
@@ -110,11 +111,19 @@ public class ReplayPlanner {
             }
             query.setInt(++i, maxEvents + 1);
             List<Event> events = new ArrayList<>();
+            int erased = 0;
             try (ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
                     events.add(new Event(rs.getLong(1), rs.getString(2), rs.getString(3),
                         rs.getObject(4, OffsetDateTime.class)));
+                    erased += rs.getBoolean(5) ? 1 : 0;
                 }
+            }
+            if (erased > 0) {
+                // the retention job erased what they said (docs/dba.md, "Retention"): nothing left to replay
+                throw new InvalidReplayRequest(erased + " of the " + events.size() + " selected events are past"
+                    + " wecom.retention.callback-log.erase-after: their content was erased; narrow the selection to"
+                    + " newer deliveries");
             }
             return events;
         } catch (SQLException e) {
