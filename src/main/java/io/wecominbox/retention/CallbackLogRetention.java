@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -83,28 +84,62 @@ final class CallbackLogRetention {
         return due;
     }
 
-    /** Rows the month holds that the relay has not published. */
-    static long unpublished(Connection c, MonthPartition month) throws SQLException {
-        return count(c, "SELECT count(*) FROM " + month.name() + " WHERE published_at IS NULL");
+    /** What became of a month past its window. */
+    record Drop(long rows, long unpublished, boolean lockTimedOut) {
+        boolean dropped() {
+            return unpublished == 0 && !lockTimedOut;
+        }
     }
 
-    /** Drops the month's partition; its row count, or -1 when its lock was not had in time (next run). */
-    static long drop(Connection c, MonthPartition month) throws SQLException {
-        long rows = count(c, "SELECT count(*) FROM " + month.name());
+    /**
+     * Drops the month's partition unless it holds a row the relay has not published: checked and dropped in one
+     * transaction under the partition's exclusive lock, so no row can arrive between the two. The lock is waited
+     * for at most 2 s (then the next run tries again).
+     */
+    static Drop dropIfAllPublished(Connection c, MonthPartition month) throws SQLException {
+        // its own transaction on an autocommit connection; a savepoint in a caller's (the tests')
+        boolean own = c.getAutoCommit();
+        Savepoint savepoint = null;
+        if (own) {
+            c.setAutoCommit(false);
+        } else {
+            savepoint = c.setSavepoint();
+        }
         try (Statement s = c.createStatement()) {
-            s.execute(DDL_LOCK_TIMEOUT);
+            s.execute("SET LOCAL lock_timeout = '2s'");
             // the name is one MonthPartition made (callback_log_pYYYYMM), never text from outside
+            s.execute("LOCK TABLE " + month.name() + " IN ACCESS EXCLUSIVE MODE");
+            long unpublished = count(c, "SELECT count(*) FROM " + month.name() + " WHERE published_at IS NULL");
+            long rows = count(c, "SELECT count(*) FROM " + month.name());
+            if (unpublished > 0) {
+                undo(c, savepoint);
+                return new Drop(rows, unpublished, false);
+            }
             s.execute("DROP TABLE " + month.name());
-            return rows;
+            if (own) {
+                c.commit();
+            } else {
+                c.releaseSavepoint(savepoint);
+            }
+            return new Drop(rows, 0, false);
         } catch (SQLException e) {
+            undo(c, savepoint);
             if ("55P03".equals(e.getSQLState())) {
-                return -1;
+                return new Drop(0, 0, true);
             }
             throw e;
         } finally {
-            try (Statement s = c.createStatement()) {
-                s.execute(RESET_LOCK_TIMEOUT);
+            if (own) {
+                c.setAutoCommit(true);
             }
+        }
+    }
+
+    private static void undo(Connection c, Savepoint savepoint) throws SQLException {
+        if (savepoint == null) {
+            c.rollback();
+        } else {
+            c.rollback(savepoint);
         }
     }
 

@@ -127,17 +127,14 @@ public class RetentionJob {
                 if (dropBefore.isPresent()) {
                     long rows = 0;
                     for (MonthPartition month : CallbackLogRetention.monthsBefore(c, dropBefore.get())) {
-                        long waiting = CallbackLogRetention.unpublished(c, month);
-                        if (waiting > 0) {
-                            kept.put(month.name(), waiting + " unpublished row(s)");
-                            continue;
-                        }
-                        long gone = CallbackLogRetention.drop(c, month);
-                        if (gone < 0) {
+                        CallbackLogRetention.Drop drop = CallbackLogRetention.dropIfAllPublished(c, month);
+                        if (drop.dropped()) {
+                            dropped.add(month.name());
+                            rows += drop.rows();
+                        } else if (drop.lockTimedOut()) {
                             kept.put(month.name(), "lock not had within 2 s");
                         } else {
-                            dropped.add(month.name());
-                            rows += gone;
+                            kept.put(month.name(), drop.unpublished() + " unpublished row(s)");
                         }
                     }
                     rows += CallbackLogRetention.deleteFromDefault(c, dropBefore.get(), batch);
