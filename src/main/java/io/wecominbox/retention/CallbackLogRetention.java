@@ -11,6 +11,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * callback_log's retention (V73): month partitions made ahead, content erased in batches, whole months dropped.
@@ -19,10 +20,13 @@ import java.util.List;
  */
 final class CallbackLogRetention {
 
-    // DDL on a partition waits for the table's lock behind the ACK path's inserts and blocks new ones while it
-    // waits: give up soon and try again at the next run rather than hold callbacks up
-    private static final String DDL_LOCK_TIMEOUT = "SET lock_timeout = '2s'";
-    private static final String RESET_LOCK_TIMEOUT = "RESET lock_timeout";
+    // Making or dropping a partition takes callback_log's own lock: it waits behind the ACK path's inserts in
+    // flight (milliseconds) and holds new ones up while it waits. Give up after half a second and try again at
+    // the next run rather than hold callbacks longer.
+    private static final String DDL_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '500ms'";
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+    // a month whose rows already sit in the default partition cannot be given its own
+    private static final String CHECK_VIOLATION = "23514";
     private static final String MAKE = "SELECT callback_log_month_partition(?)";
     private static final String ERASE = """
             UPDATE callback_log SET raw_body = '', plaintext = '', content_erased_at = now()
@@ -45,25 +49,36 @@ final class CallbackLogRetention {
     private CallbackLogRetention() {
     }
 
-    /** This month's partition and the next {@code monthsAhead}; the names of those made now. */
-    static List<String> makeAhead(Connection c, Instant now, int monthsAhead) throws SQLException {
+    /**
+     * This month's partition and the next {@code monthsAhead}; the names of those made now. A month that could not
+     * be made goes into {@code notMade} with the reason (its deliveries then go to the default partition).
+     */
+    static List<String> makeAhead(Connection c, Instant now, int monthsAhead, Map<String, String> notMade)
+            throws SQLException {
         List<String> before = partitions(c);
         List<String> made = new ArrayList<>();
-        MonthPartition month = MonthPartition.containing(now);
-        for (int i = 0; i <= monthsAhead; i++, month = month.next()) {
+        MonthPartition next = MonthPartition.containing(now);
+        for (int i = 0; i <= monthsAhead; i++, next = next.next()) {
+            MonthPartition month = next;
             if (before.contains(month.name())) {
                 continue;
             }
-            try (Statement s = c.createStatement()) {
-                s.execute(DDL_LOCK_TIMEOUT);
-            }
-            try (PreparedStatement make = c.prepareStatement(MAKE)) {
-                make.setObject(1, OffsetDateTime.ofInstant(month.start(), ZoneOffset.UTC));
-                make.execute();
+            try {
+                inTransaction(c, () -> {
+                    try (PreparedStatement make = c.prepareStatement(MAKE)) {
+                        make.setObject(1, OffsetDateTime.ofInstant(month.start(), ZoneOffset.UTC));
+                        make.execute();
+                    }
+                    return null;
+                });
                 made.add(month.name());
-            } finally {
-                try (Statement s = c.createStatement()) {
-                    s.execute(RESET_LOCK_TIMEOUT);
+            } catch (SQLException e) {
+                if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                    notMade.put(month.name(), "not made: lock not had within 0.5 s");
+                } else if (CHECK_VIOLATION.equals(e.getSQLState())) {
+                    notMade.put(month.name(), "not made: its rows are in callback_log_default already");
+                } else {
+                    throw e;
                 }
             }
         }
@@ -92,12 +107,57 @@ final class CallbackLogRetention {
     }
 
     /**
-     * Drops the month's partition unless it holds a row the relay has not published: checked and dropped in one
-     * transaction under the partition's exclusive lock, so no row can arrive between the two. The lock is waited
-     * for at most 2 s (then the next run tries again).
+     * Drops the month's partition unless it holds a row the relay has not published. The check and the drop run
+     * in one transaction holding callback_log's lock, then the month's (the order the ACK path's statements take
+     * them in, so neither waits for the other in a circle), so no row can arrive between the two. The unpublished
+     * rows are counted on their partial index: the lock is held for milliseconds.
      */
     static Drop dropIfAllPublished(Connection c, MonthPartition month) throws SQLException {
-        // its own transaction on an autocommit connection; a savepoint in a caller's (the tests')
+        long rows = count(c, "SELECT count(*) FROM " + month.name()); // for the report; before any lock
+        try {
+            return inTransaction(c, () -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("LOCK TABLE ONLY callback_log IN ACCESS EXCLUSIVE MODE");
+                    // the name is one MonthPartition made (callback_log_pYYYYMM), never text from outside
+                    s.execute("LOCK TABLE " + month.name() + " IN ACCESS EXCLUSIVE MODE");
+                    long unpublished = count(c, "SELECT count(*) FROM " + month.name() + " WHERE published_at IS NULL");
+                    if (unpublished > 0) {
+                        throw new KeptMonth(unpublished);
+                    }
+                    s.execute("DROP TABLE " + month.name());
+                }
+                return new Drop(rows, 0, false);
+            });
+        } catch (KeptMonth kept) {
+            return new Drop(rows, kept.unpublished, false);
+        } catch (SQLException e) {
+            if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                return new Drop(rows, 0, true);
+            }
+            throw e;
+        }
+    }
+
+    /** Rolls the drop back: the month holds rows the relay has not published. */
+    private static final class KeptMonth extends SQLException {
+        private static final long serialVersionUID = 1L;
+        private final transient long unpublished;
+
+        KeptMonth(long unpublished) {
+            super("unpublished rows");
+            this.unpublished = unpublished;
+        }
+    }
+
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * {@code work} in a transaction with a short lock timeout: its own on an autocommit connection, committed; a
+     * savepoint inside a caller's transaction (the tests'), released. Undone on any failure.
+     */
+    private static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
         boolean own = c.getAutoCommit();
         Savepoint savepoint = null;
         if (own) {
@@ -105,41 +165,28 @@ final class CallbackLogRetention {
         } else {
             savepoint = c.setSavepoint();
         }
-        try (Statement s = c.createStatement()) {
-            s.execute("SET LOCAL lock_timeout = '2s'");
-            // the name is one MonthPartition made (callback_log_pYYYYMM), never text from outside
-            s.execute("LOCK TABLE " + month.name() + " IN ACCESS EXCLUSIVE MODE");
-            long unpublished = count(c, "SELECT count(*) FROM " + month.name() + " WHERE published_at IS NULL");
-            long rows = count(c, "SELECT count(*) FROM " + month.name());
-            if (unpublished > 0) {
-                undo(c, savepoint);
-                return new Drop(rows, unpublished, false);
+        try {
+            try (Statement s = c.createStatement()) {
+                s.execute(DDL_LOCK_TIMEOUT);
             }
-            s.execute("DROP TABLE " + month.name());
+            T result = work.run();
             if (own) {
                 c.commit();
             } else {
                 c.releaseSavepoint(savepoint);
             }
-            return new Drop(rows, 0, false);
-        } catch (SQLException e) {
-            undo(c, savepoint);
-            if ("55P03".equals(e.getSQLState())) {
-                return new Drop(0, 0, true);
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            if (savepoint == null) {
+                c.rollback();
+            } else {
+                c.rollback(savepoint);
             }
             throw e;
         } finally {
             if (own) {
                 c.setAutoCommit(true);
             }
-        }
-    }
-
-    private static void undo(Connection c, Savepoint savepoint) throws SQLException {
-        if (savepoint == null) {
-            c.rollback();
-        } else {
-            c.rollback(savepoint);
         }
     }
 

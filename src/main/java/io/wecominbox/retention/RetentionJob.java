@@ -94,7 +94,7 @@ public class RetentionJob {
                 Map<String, Long> deleted = new LinkedHashMap<>();
                 List<String> dropped = new ArrayList<>();
                 Map<String, String> kept = new LinkedHashMap<>();
-                List<String> made = CallbackLogRetention.makeAhead(c, now, settings.monthsAhead());
+                List<String> made = CallbackLogRetention.makeAhead(c, now, settings.monthsAhead(), kept);
                 for (RetentionPolicy policy : policies) {
                     writePolicy(c, policy, now);
                     apply(c, policy, now, batch, erased, deleted, dropped, kept);
@@ -132,7 +132,7 @@ public class RetentionJob {
                             dropped.add(month.name());
                             rows += drop.rows();
                         } else if (drop.lockTimedOut()) {
-                            kept.put(month.name(), "lock not had within 2 s");
+                            kept.put(month.name(), "lock not had within 0.5 s");
                         } else {
                             kept.put(month.name(), drop.unpublished() + " unpublished row(s)");
                         }

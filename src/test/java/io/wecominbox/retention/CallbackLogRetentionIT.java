@@ -110,6 +110,29 @@ class CallbackLogRetentionIT {
         }
     }
 
+    @Test
+    void aMonthWhoseDeliveriesAlreadySitInTheDefaultPartitionIsNotMadeAndTheOthersAre() throws Exception {
+        try (Connection c = StackEnv.openDatabase()) {
+            c.setAutoCommit(false);
+            try {
+                // five months ahead has no partition yet: its delivery goes to the default partition
+                MonthPartition far = MonthPartition.containing(NOW).next().next().next().next().next();
+                long row = insert(c, far.start().plusSeconds(3600), true);
+                assertEquals("callback_log_default", partitionOf(c, row));
+
+                Map<String, String> notMade = new LinkedHashMap<>();
+                List<String> made = CallbackLogRetention.makeAhead(c, NOW, 6, notMade);
+
+                assertTrue(notMade.get(far.name()).contains("callback_log_default"), "not made: " + notMade);
+                assertFalse(made.contains(far.name()));
+                assertTrue(partitionExists(c, far.next().name()), "the month after it is made: " + made);
+                assertEquals("callback_log_default", partitionOf(c, row), "the delivery stays where it is");
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
     private record Result(Map<String, Long> erased, Map<String, Long> deleted, List<String> dropped,
                           Map<String, String> kept) {
     }
