@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * callback_log's retention (V73): month partitions made ahead, content erased in batches, whole months dropped.
  * A row the relay has not published yet is never erased, nor its month dropped: it is an acknowledged delivery
- * still on its way to the handlers. On an autocommit connection: each statement is its own transaction.
+ * still on its way to the handlers. On an autocommit connection: each batch, and each partition's making or
+ * dropping, is a transaction of its own.
  */
 final class CallbackLogRetention {
 
