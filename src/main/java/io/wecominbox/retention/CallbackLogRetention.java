@@ -116,37 +116,24 @@ final class CallbackLogRetention {
     static Drop dropIfAllPublished(Connection c, MonthPartition month) throws SQLException {
         long rows = count(c, "SELECT count(*) FROM " + month.name()); // for the report; before any lock
         try {
+            // a month that still waits for the relay is left as it is: the transaction ends having changed nothing
             return inTransaction(c, () -> {
                 try (Statement s = c.createStatement()) {
                     s.execute("LOCK TABLE ONLY callback_log IN ACCESS EXCLUSIVE MODE");
                     // the name is one MonthPartition made (callback_log_pYYYYMM), never text from outside
                     s.execute("LOCK TABLE " + month.name() + " IN ACCESS EXCLUSIVE MODE");
                     long unpublished = count(c, "SELECT count(*) FROM " + month.name() + " WHERE published_at IS NULL");
-                    if (unpublished > 0) {
-                        throw new KeptMonth(unpublished);
+                    if (unpublished == 0) {
+                        s.execute("DROP TABLE " + month.name());
                     }
-                    s.execute("DROP TABLE " + month.name());
+                    return new Drop(rows, unpublished, false);
                 }
-                return new Drop(rows, 0, false);
             });
-        } catch (KeptMonth kept) {
-            return new Drop(rows, kept.unpublished, false);
         } catch (SQLException e) {
             if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
                 return new Drop(rows, 0, true);
             }
             throw e;
-        }
-    }
-
-    /** Rolls the drop back: the month holds rows the relay has not published. */
-    private static final class KeptMonth extends SQLException {
-        private static final long serialVersionUID = 1L;
-        private final transient long unpublished;
-
-        KeptMonth(long unpublished) {
-            super("unpublished rows");
-            this.unpublished = unpublished;
         }
     }
 
