@@ -34,99 +34,95 @@ class CallbackLogRetentionIT {
 
     @Test
     void contentPastItsWindowIsErasedButAnUnpublishedDeliveryKeepsItsContentAndItsMonth() throws Exception {
-        try (Connection c = StackEnv.openDatabase()) {
-            c.setAutoCommit(false);
-            try {
-                Instant old = NOW.minus(Duration.ofDays(400));
-                MonthPartition oldMonth = MonthPartition.containing(old);
-                make(c, oldMonth);
-                long unpublishedOld = insert(c, old, false);
-                long erasable = insert(c, NOW.minus(Duration.ofDays(40)), true);
-                long waiting = insert(c, NOW.minus(Duration.ofDays(40)), false);
-                long recent = insert(c, NOW.minus(Duration.ofDays(2)), true);
+        inRolledBackTransaction(c -> {
+            Instant old = NOW.minus(Duration.ofDays(400));
+            MonthPartition oldMonth = MonthPartition.containing(old);
+            make(c, oldMonth);
+            long unpublishedOld = insert(c, old, false);
+            long erasable = insert(c, NOW.minus(Duration.ofDays(40)), true);
+            long waiting = insert(c, NOW.minus(Duration.ofDays(40)), false);
+            long recent = insert(c, NOW.minus(Duration.ofDays(2)), true);
 
-                Result r = apply(c);
+            Result r = apply(c);
 
-                assertEquals("", content(c, erasable), "a published delivery past 30 days: content erased");
-                assertTrue(erasedAt(c, erasable), "and marked erased");
-                assertEquals("<xml>kept</xml>", content(c, waiting), "an unpublished one keeps its content");
-                assertEquals("<xml>kept</xml>", content(c, recent), "a recent one keeps its content");
-                assertEquals("<xml>kept</xml>", content(c, unpublishedOld), "so does an unpublished one of any age");
-                assertEquals("1 unpublished row(s)", r.kept.get(oldMonth.name()),
-                    "a month past its window that still waits for the relay is not dropped: " + r.kept);
-                assertFalse(r.dropped.contains(oldMonth.name()));
-                assertTrue(exists(c, unpublishedOld), "its row is still there");
-            } finally {
-                c.rollback();
-            }
-        }
+            assertEquals("", content(c, erasable), "a published delivery past 30 days: content erased");
+            assertTrue(erasedAt(c, erasable), "and marked erased");
+            assertEquals("<xml>kept</xml>", content(c, waiting), "an unpublished one keeps its content");
+            assertEquals("<xml>kept</xml>", content(c, recent), "a recent one keeps its content");
+            assertEquals("<xml>kept</xml>", content(c, unpublishedOld), "so does an unpublished one of any age");
+            assertEquals("1 unpublished row(s)", r.kept.get(oldMonth.name()),
+                "a month past its window that still waits for the relay is not dropped: " + r.kept);
+            assertFalse(r.dropped.contains(oldMonth.name()));
+            assertTrue(exists(c, unpublishedOld), "its row is still there");
+        });
     }
 
     @Test
     void aMonthEntirelyPastTheDropWindowLeavesWholeAndAYoungerMonthStays() throws Exception {
-        try (Connection c = StackEnv.openDatabase()) {
-            c.setAutoCommit(false);
-            try {
-                MonthPartition gone = MonthPartition.containing(NOW.minus(Duration.ofDays(400)));
-                // the month that holds the cutoff itself: partly younger than 180 days, so it stays
-                MonthPartition straddling = MonthPartition.containing(NOW.minus(Duration.ofDays(180)));
-                make(c, gone);
-                make(c, straddling);
-                long a = insert(c, gone.start().plusSeconds(60), true);
-                long b = insert(c, gone.end().minusSeconds(60), true);
-                long c1 = insert(c, straddling.start().plusSeconds(60), true);
+        inRolledBackTransaction(c -> {
+            MonthPartition gone = MonthPartition.containing(NOW.minus(Duration.ofDays(400)));
+            // the month that holds the cutoff itself: partly younger than 180 days, so it stays
+            MonthPartition straddling = MonthPartition.containing(NOW.minus(Duration.ofDays(180)));
+            make(c, gone);
+            make(c, straddling);
+            long a = insert(c, gone.start().plusSeconds(60), true);
+            long b = insert(c, gone.end().minusSeconds(60), true);
+            long c1 = insert(c, straddling.start().plusSeconds(60), true);
 
-                Result r = apply(c);
+            Result r = apply(c);
 
-                assertTrue(r.dropped.contains(gone.name()), "dropped: " + r.dropped + ", kept: " + r.kept);
-                assertFalse(partitionExists(c, gone.name()), gone.name() + " is gone");
-                assertFalse(exists(c, a) || exists(c, b), "with its rows");
-                assertTrue(partitionExists(c, straddling.name()), straddling.name() + " stays");
-                assertTrue(exists(c, c1), "with its rows, although this one is past 180 days: months leave whole");
-                assertTrue(r.deleted.get("callback_log") >= 2, "counted: " + r.deleted);
-            } finally {
-                c.rollback();
-            }
-        }
+            assertTrue(r.dropped.contains(gone.name()), "dropped: " + r.dropped + ", kept: " + r.kept);
+            assertFalse(partitionExists(c, gone.name()), gone.name() + " is gone");
+            assertFalse(exists(c, a) || exists(c, b), "with its rows");
+            assertTrue(partitionExists(c, straddling.name()), straddling.name() + " stays");
+            assertTrue(exists(c, c1), "with its rows, although this one is past 180 days: months leave whole");
+            assertTrue(r.deleted.get("callback_log") >= 2, "counted: " + r.deleted);
+        });
     }
 
     @Test
     void theDefaultPartitionsOldPublishedRowsAreDeletedRowByRow() throws Exception {
-        try (Connection c = StackEnv.openDatabase()) {
-            c.setAutoCommit(false);
-            try {
-                // a month with no partition: the delivery lands in callback_log_default
-                Instant ancient = NOW.minus(Duration.ofDays(3000));
-                long row = insert(c, ancient, true);
-                assertEquals("callback_log_default", partitionOf(c, row));
+        inRolledBackTransaction(c -> {
+            // a month with no partition: the delivery lands in callback_log_default
+            Instant ancient = NOW.minus(Duration.ofDays(3000));
+            long row = insert(c, ancient, true);
+            assertEquals("callback_log_default", partitionOf(c, row));
 
-                Result r = apply(c);
+            Result r = apply(c);
 
-                assertFalse(exists(c, row), "deleted from the default partition");
-                assertTrue(r.deleted.get("callback_log") >= 1);
-            } finally {
-                c.rollback();
-            }
-        }
+            assertFalse(exists(c, row), "deleted from the default partition");
+            assertTrue(r.deleted.get("callback_log") >= 1);
+        });
     }
 
     @Test
     void aMonthWhoseDeliveriesAlreadySitInTheDefaultPartitionIsNotMadeAndTheOthersAre() throws Exception {
+        inRolledBackTransaction(c -> {
+            // five months ahead has no partition yet: its delivery goes to the default partition
+            MonthPartition far = MonthPartition.containing(NOW).next().next().next().next().next();
+            long row = insert(c, far.start().plusSeconds(3600), true);
+            assertEquals("callback_log_default", partitionOf(c, row));
+
+            Map<String, String> notMade = new LinkedHashMap<>();
+            List<String> made = CallbackLogRetention.makeAhead(c, NOW, 6, notMade);
+
+            assertTrue(notMade.get(far.name()).contains("callback_log_default"), "not made: " + notMade);
+            assertFalse(made.contains(far.name()));
+            assertTrue(partitionExists(c, far.next().name()), "the month after it is made: " + made);
+            assertEquals("callback_log_default", partitionOf(c, row), "the delivery stays where it is");
+        });
+    }
+
+    private interface Case {
+        void run(Connection c) throws Exception;
+    }
+
+    /** One case on its own connection, in a transaction rolled back at the end, whatever it did (DDL included). */
+    private static void inRolledBackTransaction(Case body) throws Exception {
         try (Connection c = StackEnv.openDatabase()) {
             c.setAutoCommit(false);
             try {
-                // five months ahead has no partition yet: its delivery goes to the default partition
-                MonthPartition far = MonthPartition.containing(NOW).next().next().next().next().next();
-                long row = insert(c, far.start().plusSeconds(3600), true);
-                assertEquals("callback_log_default", partitionOf(c, row));
-
-                Map<String, String> notMade = new LinkedHashMap<>();
-                List<String> made = CallbackLogRetention.makeAhead(c, NOW, 6, notMade);
-
-                assertTrue(notMade.get(far.name()).contains("callback_log_default"), "not made: " + notMade);
-                assertFalse(made.contains(far.name()));
-                assertTrue(partitionExists(c, far.next().name()), "the month after it is made: " + made);
-                assertEquals("callback_log_default", partitionOf(c, row), "the delivery stays where it is");
+                body.run(c);
             } finally {
                 c.rollback();
             }
