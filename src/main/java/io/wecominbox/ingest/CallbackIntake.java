@@ -2,6 +2,8 @@ package io.wecominbox.ingest;
 
 import io.wecominbox.ErrorBody;
 import io.wecominbox.Failures;
+import io.wecominbox.callbacklog.IncomingDelivery;
+import io.wecominbox.callbacklog.RecordedDelivery;
 import io.wecominbox.wecom.WeComApp;
 import io.wecominbox.wecom.WeComApps;
 import jakarta.annotation.PostConstruct;
@@ -84,7 +86,7 @@ public class CallbackIntake {
                 throw new CallbackRejected(Rejection.APP_OVER_LIMIT, share.verdict().name().toLowerCase(Locale.ROOT));
             }
             try {
-                keep(IncomingDelivery.of(callback, receivedAt, remoteAddr));
+                keep(callback.delivery(receivedAt, remoteAddr));
             } finally {
                 admission.releaseApp(share);
             }

@@ -1,5 +1,8 @@
 package io.wecominbox.ingest;
 
+import io.wecominbox.callbacklog.CallbackLogInsert;
+import io.wecominbox.callbacklog.IncomingDelivery;
+import io.wecominbox.callbacklog.RecordedDelivery;
 import io.wecominbox.db.Rollback;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

@@ -1,8 +1,12 @@
 package io.wecominbox.ingest;
 
+import io.wecominbox.callbacklog.IncomingDelivery;
 import io.wecominbox.event.EventKeys;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.wecom.WeComApp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 
 /**
  * A POSTed callback that passed every check: signed by the app's token, decrypted with its key, addressed to
@@ -22,5 +26,14 @@ public record OpenedCallback(WeComApp app, CallbackQuery query, String rawBody, 
             return event.agentId();
         }
         return envelope.agentId() != null && !envelope.agentId().isBlank() ? envelope.agentId() : app.agentId();
+    }
+
+    /** The delivery as callback_log stores it, received now from {@code remoteAddr}. */
+    IncomingDelivery delivery(OffsetDateTime receivedAt, String remoteAddr) {
+        long created = event.createTime();
+        return new IncomingDelivery(app.name(), app.corpId(), agentId(), query.raw(), rawBody, plaintext,
+            event.msgType(), event.typeName(), event.changeType(), eventKey(),
+            created > 0 ? OffsetDateTime.ofInstant(Instant.ofEpochSecond(created), ZoneOffset.UTC).toString() : null,
+            receivedAt, remoteAddr, null, null);
     }
 }

@@ -1,5 +1,7 @@
 package io.wecominbox.ingest;
 
+import io.wecominbox.callbacklog.CallbackLogInsert;
+import io.wecominbox.callbacklog.IncomingDelivery;
 import io.wecominbox.db.Rollback;
 import io.wecominbox.messaging.JndiNames;
 import io.wecominbox.messaging.LocalJmsTransaction;

@@ -1,5 +1,6 @@
 package io.wecominbox.ingest;
 
+import io.wecominbox.callbacklog.IncomingDelivery;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,5 +1,6 @@
 package io.wecominbox.relay;
 
+import io.wecominbox.callbacklog.UnpublishedRows;
 import io.wecominbox.db.Rollback;
 import io.wecominbox.Failures;
 import io.wecominbox.ingest.CallbackRowsCommitted;

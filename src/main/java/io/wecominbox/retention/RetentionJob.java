@@ -1,5 +1,7 @@
 package io.wecominbox.retention;
 
+import io.wecominbox.callbacklog.CallbackLogRetention;
+import io.wecominbox.callbacklog.MonthPartition;
 import io.wecominbox.cluster.NodeIdentity;
 import io.wecominbox.db.SessionLock;
 import io.wecominbox.dedup.ConsumerMetrics;

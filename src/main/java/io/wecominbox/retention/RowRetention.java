@@ -1,5 +1,6 @@
 package io.wecominbox.retention;
 
+import io.wecominbox.db.Batches;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

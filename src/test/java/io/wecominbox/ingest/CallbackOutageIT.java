@@ -3,6 +3,7 @@ package io.wecominbox.ingest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wecominbox.callbacklog.CallbackLogInsert;
 import io.wecominbox.event.SampleEvents;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.Http;

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wecominbox.testsupport.StackEnv;
+import io.wecominbox.callbacklog.CallbackLogRetention;
+import io.wecominbox.callbacklog.MonthPartition;
+import io.wecominbox.testsupport.RolledBackTransaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -34,7 +36,7 @@ class CallbackLogRetentionIT {
 
     @Test
     void contentPastItsWindowIsErasedButAnUnpublishedDeliveryKeepsItsContentAndItsMonth() throws Exception {
-        inRolledBackTransaction(c -> {
+        RolledBackTransaction.run(c -> {
             Instant old = NOW.minus(Duration.ofDays(400));
             MonthPartition oldMonth = MonthPartition.containing(old);
             make(c, oldMonth);
@@ -59,7 +61,7 @@ class CallbackLogRetentionIT {
 
     @Test
     void aMonthEntirelyPastTheDropWindowLeavesWholeAndAYoungerMonthStays() throws Exception {
-        inRolledBackTransaction(c -> {
+        RolledBackTransaction.run(c -> {
             MonthPartition gone = MonthPartition.containing(NOW.minus(Duration.ofDays(400)));
             // the month that holds the cutoff itself: partly younger than 180 days, so it stays
             MonthPartition straddling = MonthPartition.containing(NOW.minus(Duration.ofDays(180)));
@@ -82,7 +84,7 @@ class CallbackLogRetentionIT {
 
     @Test
     void theDefaultPartitionsOldPublishedRowsAreDeletedRowByRow() throws Exception {
-        inRolledBackTransaction(c -> {
+        RolledBackTransaction.run(c -> {
             // a month with no partition: the delivery lands in callback_log_default
             Instant ancient = NOW.minus(Duration.ofDays(3000));
             long row = insert(c, ancient, true);
@@ -97,7 +99,7 @@ class CallbackLogRetentionIT {
 
     @Test
     void aMonthWhoseDeliveriesAlreadySitInTheDefaultPartitionIsNotMadeAndTheOthersAre() throws Exception {
-        inRolledBackTransaction(c -> {
+        RolledBackTransaction.run(c -> {
             // five months ahead has no partition yet: its delivery goes to the default partition
             MonthPartition far = MonthPartition.containing(NOW).next().next().next().next().next();
             long row = insert(c, far.start().plusSeconds(3600), true);
@@ -111,22 +113,6 @@ class CallbackLogRetentionIT {
             assertTrue(partitionExists(c, far.next().name()), "the month after it is made: " + made);
             assertEquals("callback_log_default", partitionOf(c, row), "the delivery stays where it is");
         });
-    }
-
-    private interface Case {
-        void run(Connection c) throws Exception;
-    }
-
-    /** One case on its own connection, in a transaction rolled back at the end, whatever it did (DDL included). */
-    private static void inRolledBackTransaction(Case body) throws Exception {
-        try (Connection c = StackEnv.openDatabase()) {
-            c.setAutoCommit(false);
-            try {
-                body.run(c);
-            } finally {
-                c.rollback();
-            }
-        }
     }
 
     private record Result(Map<String, Long> erased, Map<String, Long> deleted, List<String> dropped,

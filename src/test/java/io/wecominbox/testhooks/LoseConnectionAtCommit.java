@@ -1,7 +1,7 @@
 package io.wecominbox.testhooks;
 
+import io.wecominbox.callbacklog.IncomingDelivery;
 import io.wecominbox.ingest.CallbackLogCommit;
-import io.wecominbox.ingest.IncomingDelivery;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
 import jakarta.decorator.Delegate;

@@ -1,8 +1,10 @@
 package io.wecominbox.ops.dashboard;
 
+import io.wecominbox.callbacklog.CallbackLogStatistics;
+import io.wecominbox.callbacklog.CallbackLogStatistics.IngestBucket;
+import io.wecominbox.callbacklog.CallbackLogStatistics.KeyTimeline;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,13 +12,12 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * The dashboard's reads of callback_log and callback_rejection. Each is bounded by a time range on an
+ * The dashboard's reads: callback_log's (through its repository), callback_rejection's and welcome_send_log's. Each is bounded by a time range on an
  * indexed column and a row limit, runs outside any transaction and gives up after a few seconds: a slow
  * dashboard must never hold connections the ACK path needs.
  */
@@ -24,26 +25,6 @@ import javax.sql.DataSource;
 public class DashboardQueries {
 
     private static final int TIMEOUT_SECONDS = 5;
-
-    // callback_log_received_at_idx: a range scan of the window, grouped into epoch-aligned buckets
-    private static final String INGEST = """
-            SELECT extract(epoch FROM date_bin(make_interval(secs => ?), received_at, TIMESTAMPTZ 'epoch'))::bigint,
-                   count(*), count(*) FILTER (WHERE attempt > 1)
-            FROM callback_log WHERE received_at >= ? GROUP BY 1 ORDER BY 1
-            """;
-
-    // the most recent keys of the window, retried ones first; then every delivery of those keys through
-    // callback_log_event_key_idx (at most 20 each), with its offset from the key's first delivery
-    private static final String TIMELINE = """
-            WITH recent AS (
-                SELECT event_key, max(received_at) AS last_at, count(*) > 1 AS retried
-                FROM callback_log WHERE received_at >= ?
-                GROUP BY event_key ORDER BY retried DESC, last_at DESC LIMIT ?)
-            SELECT l.event_key, l.app, l.event_type, l.attempt, l.received_at, l.seconds_since_previous,
-                   extract(epoch FROM l.received_at - min(l.received_at) OVER (PARTITION BY l.event_key))
-            FROM recent r JOIN callback_log l ON l.event_key = r.event_key AND l.attempt <= 20
-            ORDER BY r.retried DESC, r.last_at DESC, l.event_key, l.received_at
-            """;
 
     // callback_rejection's primary key starts with hour_bucket
     private static final String REJECTIONS = """
@@ -61,39 +42,17 @@ public class DashboardQueries {
     @Resource(lookup = "jdbc/wecom")
     private DataSource dataSource;
 
-    /** Bucket start (epoch seconds) → {deliveries, retries}. */
-    public Map<Long, long[]> ingest(Instant from, long stepSeconds) throws SQLException {
-        Map<Long, long[]> buckets = new LinkedHashMap<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(INGEST)) {
-            q.setQueryTimeout(TIMEOUT_SECONDS);
-            q.setLong(1, stepSeconds);
-            q.setObject(2, OffsetDateTime.ofInstant(from, java.time.ZoneOffset.UTC));
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    buckets.put(rs.getLong(1), new long[] {rs.getLong(2), rs.getLong(3)});
-                }
-            }
+    /** Bucket start (epoch seconds) → its deliveries and retries since {@code from}. */
+    public Map<Long, IngestBucket> ingest(Instant from, long stepSeconds) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return CallbackLogStatistics.ingest(c, from, stepSeconds, TIMEOUT_SECONDS);
         }
-        return buckets;
     }
 
     public List<KeyTimeline> timeline(Instant from, int keys) throws SQLException {
-        Map<String, KeyTimeline> out = new LinkedHashMap<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(TIMELINE)) {
-            q.setQueryTimeout(TIMEOUT_SECONDS);
-            q.setObject(1, OffsetDateTime.ofInstant(from, java.time.ZoneOffset.UTC));
-            q.setInt(2, keys);
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    KeyTimeline key = out.computeIfAbsent(rs.getString(1),
-                            k -> new KeyTimeline(k, rs(rs, 2), rs(rs, 3), new ArrayList<>()));
-                    BigDecimal gap = rs.getBigDecimal(6);
-                    key.deliveries().add(new Delivery(rs.getInt(4), rs.getObject(5, OffsetDateTime.class).toInstant(),
-                            rs.getBigDecimal(7).doubleValue(), gap == null ? null : gap.doubleValue()));
-                }
-            }
+        try (Connection c = dataSource.getConnection()) {
+            return CallbackLogStatistics.timelines(c, from, keys, TIMEOUT_SECONDS);
         }
-        return new ArrayList<>(out.values());
     }
 
     public List<RejectionRow> rejections(int hours, int limit) throws SQLException {
@@ -135,21 +94,6 @@ public class DashboardQueries {
             return code;
         }
         return code.substring(0, 6) + "…" + code.substring(code.length() - 4);
-    }
-
-    private static String rs(ResultSet rs, int column) {
-        try {
-            return rs.getString(column);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** Every delivery of one event key; offsets in seconds from its first delivery. */
-    public record KeyTimeline(String eventKey, String app, String eventType, List<Delivery> deliveries) {
-    }
-
-    public record Delivery(int attempt, Instant receivedAt, double offsetSeconds, Double secondsSincePrevious) {
     }
 
     /** One welcome outcome; latencyMs (CreateTime → WeCom accepted) and errcode may be null. */

@@ -1,5 +1,6 @@
 package io.wecominbox.ops.dashboard;
 
+import io.wecominbox.callbacklog.CallbackLogStatistics.KeyTimeline;
 import io.wecominbox.cluster.ClusterNodes;
 import io.wecominbox.ops.metrics.BrokerQueues;
 import io.wecominbox.ops.metrics.ConsumerActivity;
@@ -72,7 +73,7 @@ public class DashboardResource {
     @GET
     @Path("timeline")
     @Operation(summary = "Recent event keys (retried first) with every delivery's offset from the first one")
-    public List<DashboardQueries.KeyTimeline> timeline(@QueryParam("minutes") Integer minutes,
+    public List<KeyTimeline> timeline(@QueryParam("minutes") Integer minutes,
                                                        @QueryParam("keys") Integer keys) throws SQLException {
         Instant from = clock.instant().minus(Duration.ofMinutes(clamp(minutes, 60, 1, 24 * 60)));
         return queries.timeline(from, clamp(keys, 12, 1, 50));

@@ -1,5 +1,6 @@
 package io.wecominbox.ops.dashboard;
 
+import io.wecominbox.callbacklog.CallbackLogStatistics.IngestBucket;
 import io.wecominbox.ingest.AckLatencyWindow;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,11 +27,11 @@ public record IngestSeries(Instant from, Instant to, long stepSeconds, List<Poin
         return Math.max(10, (raw + 9) / 10 * 10);
     }
 
-    static List<Point> merge(Map<Long, long[]> database, List<AckLatencyWindow.Bucket> memory) {
+    static List<Point> merge(Map<Long, IngestBucket> database, List<AckLatencyWindow.Bucket> memory) {
         List<Point> points = new ArrayList<>(memory.size());
         for (AckLatencyWindow.Bucket b : memory) {
-            long[] db = database.getOrDefault(b.at().getEpochSecond(), new long[] {0, 0});
-            points.add(new Point(b.at(), db[0], db[1], b.rejected(), b.failed(), b.p50Ms(), b.p95Ms(), b.maxMs()));
+            IngestBucket db = database.getOrDefault(b.at().getEpochSecond(), new IngestBucket(0, 0));
+            points.add(new Point(b.at(), db.deliveries(), db.retries(), b.rejected(), b.failed(), b.p50Ms(), b.p95Ms(), b.maxMs()));
         }
         return points;
     }

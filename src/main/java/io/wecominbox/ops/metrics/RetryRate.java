@@ -1,5 +1,7 @@
 package io.wecominbox.ops.metrics;
 
+import io.wecominbox.callbacklog.CallbackLogStatistics;
+import io.wecominbox.callbacklog.CallbackLogStatistics.Volume;
 import io.wecominbox.metrics.MetricLabels;
 import io.wecominbox.wecom.WeComApps;
 import jakarta.annotation.PostConstruct;
@@ -11,8 +13,6 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,12 +36,6 @@ public class RetryRate {
     public static final String GAUGE = "wecom.retry.rate";
     private static final Logger LOG = Logger.getLogger(RetryRate.class.getName());
     private static final long PERIOD_SECONDS = 30;
-
-    // received_at index range scan over one hour; statement timeout set below
-    private static final String QUERY = """
-            SELECT app, count(*), count(DISTINCT event_key) FROM callback_log
-            WHERE received_at >= now() - interval '1 hour' GROUP BY app
-            """;
 
     private static final Metadata META = Metadata.builder().withName(GAUGE)
             .withDescription("Deliveries per distinct event key over the last hour (1.0 = no retries), by app").build();
@@ -87,20 +81,14 @@ public class RetryRate {
     }
 
     void refresh() throws SQLException {
-        Map<String, long[]> counts = new java.util.HashMap<>();
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement query = connection.prepareStatement(QUERY)) {
-            query.setQueryTimeout(10);
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    counts.put(rows.getString(1), new long[] {rows.getLong(2), rows.getLong(3)});
-                }
-            }
+        Map<String, Volume> counts;
+        try (Connection connection = dataSource.getConnection()) {
+            counts = CallbackLogStatistics.lastHourByApp(connection, 10);
         }
         counts.keySet().forEach(app -> rates.computeIfAbsent(app, this::register));
         rates.forEach((app, rate) -> {
-            long[] c = counts.getOrDefault(app, new long[] {0, 0});
-            rate.set(c[0], c[1]);
+            Volume v = counts.getOrDefault(app, new Volume(0, 0));
+            rate.set(v.deliveries(), v.keys());
         });
     }
 

@@ -1,5 +1,8 @@
 package io.wecominbox.ops.replay;
 
+import io.wecominbox.callbacklog.CallbackLogEvents;
+import io.wecominbox.callbacklog.CallbackLogEvents.FirstDelivery;
+import io.wecominbox.callbacklog.DeliveryFilter;
 import io.wecominbox.db.DatabaseFailure;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandlerCatalog;
@@ -9,8 +12,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -24,17 +25,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /** Turns a request into a plan: the selected events from callback_log and the handlers they go to. */
 @ApplicationScoped
 public class ReplayPlanner {
-
-    // Retries of one event are one event: the distinct keys of the matched deliveries, each from its first
-    // delivery (its lowest callback_log_id), whichever of its deliveries the selection matched.
-    private static final String EVENTS = """
-            SELECT DISTINCT ON (c.event_key) c.callback_log_id, c.event_key, c.event_type, c.received_at,
-                c.content_erased_at IS NOT NULL
-            FROM callback_log c
-            WHERE c.event_key IN (SELECT s.event_key FROM callback_log s WHERE %s)
-            ORDER BY c.event_key, c.callback_log_id
-            LIMIT ?
-            """;
 
     @Resource(lookup = "jdbc/wecom")
     private DataSource dataSource;
@@ -95,37 +85,18 @@ public class ReplayPlanner {
         return !common.isEmpty();
     }
 
-    private List<Event> events(ReplaySelection selection) {
-        ReplaySelection.Condition condition = selection.condition("s");
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement query = c.prepareStatement(EVENTS.formatted(condition.sql()))) {
-            int i = 0;
-            for (Object parameter : condition.parameters()) {
-                if (parameter instanceof String[] strings) {
-                    query.setArray(++i, c.createArrayOf("text", strings));
-                } else if (parameter instanceof Long[] ids) {
-                    query.setArray(++i, c.createArrayOf("bigint", ids));
-                } else {
-                    query.setObject(++i, parameter);
-                }
-            }
-            query.setInt(++i, maxEvents + 1);
-            List<Event> events = new ArrayList<>();
-            int erased = 0;
-            try (ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    events.add(new Event(rs.getLong(1), rs.getString(2), rs.getString(3),
-                        rs.getObject(4, OffsetDateTime.class)));
-                    erased += rs.getBoolean(5) ? 1 : 0;
-                }
-            }
+    private List<Event> events(DeliveryFilter selection) {
+        try (Connection c = dataSource.getConnection()) {
+            List<FirstDelivery> found = CallbackLogEvents.firstDeliveries(c, selection, maxEvents + 1);
+            long erased = found.stream().filter(FirstDelivery::contentErased).count();
             if (erased > 0) {
                 // the retention job erased what they said (docs/dba.md, "Retention"): nothing left to replay
-                throw new InvalidReplayRequest(erased + " of the " + events.size() + " selected events are past"
+                throw new InvalidReplayRequest(erased + " of the " + found.size() + " selected events are past"
                     + " wecom.retention.callback-log.erase-after: their content was erased; narrow the selection to"
                     + " newer deliveries");
             }
-            return events;
+            return found.stream().map(f -> new Event(f.callbackLogId(), f.eventKey(), f.eventType(), f.receivedAt()))
+                .toList();
         } catch (SQLException e) {
             throw DatabaseFailure.of("replay selection", e);
         }

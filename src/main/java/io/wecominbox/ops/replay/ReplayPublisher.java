@@ -1,12 +1,12 @@
 package io.wecominbox.ops.replay;
 
+import io.wecominbox.callbacklog.CallbackLogEvents;
 import io.wecominbox.db.DatabaseFailure;
 import io.wecominbox.messaging.EventEnvelope;
 import io.wecominbox.messaging.HandlerQueues;
 import io.wecominbox.messaging.TransactedSender;
 import io.wecominbox.messaging.TransactedSender.Outgoing;
 import io.wecominbox.ops.replay.ReplayPlan.Item;
-import io.wecominbox.relay.CallbackLogMessages;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -16,11 +16,8 @@ import jakarta.persistence.EntityTransaction;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceUnit;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -33,9 +30,6 @@ import javax.sql.DataSource;
  */
 @ApplicationScoped
 public class ReplayPublisher {
-
-    private static final String DELIVERIES =
-        "SELECT " + CallbackLogMessages.COLUMNS + " FROM callback_log WHERE callback_log_id = ANY (?)";
 
     // resource-local on the non-XA datasource (persistence.xml): the lock and the counter are one local
     // transaction that commits after the chunk's JMS transaction
@@ -87,18 +81,10 @@ public class ReplayPublisher {
     // callback_log rows never change once written (but for published_at): read apart from the lock
     private Map<Long, EventEnvelope> deliveries(List<Item> chunk) {
         Long[] ids = chunk.stream().map(Item::callbackLogId).distinct().toArray(Long[]::new);
-        Map<Long, EventEnvelope> rows = new HashMap<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement query = c.prepareStatement(DELIVERIES)) {
-            query.setArray(1, c.createArrayOf("bigint", ids));
-            try (ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    EventEnvelope row = CallbackLogMessages.read(rs);
-                    rows.put(row.callbackLogId(), row);
-                }
-            }
+        try (Connection c = dataSource.getConnection()) {
+            return CallbackLogEvents.messages(c, ids);
         } catch (SQLException e) {
             throw DatabaseFailure.of("replay chunk: callback_log read", e);
         }
-        return rows;
     }
 }

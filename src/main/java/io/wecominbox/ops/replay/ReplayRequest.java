@@ -1,11 +1,14 @@
 package io.wecominbox.ops.replay;
 
+import io.wecominbox.callbacklog.DeliveryFilter;
 import io.wecominbox.dedup.DedupKey;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -21,17 +24,44 @@ import java.util.Set;
  * The body of POST /api/ops/replays, checked field by field so a mistake gets a 400 that names it (an
  * unknown field too: a typo such as "handler" must not silently widen a replay to every handler).
  *
+ * @param selection the callback_log deliveries whose events are replayed (each from its first delivery)
  * @param handlers handler names; empty = every handler that takes the selected events' types
  * @param batchId  null = through dedup as usual; else a forced re-run, once per handler and batch
  * @param maxRate  messages per second asked for; null = the configured maximum
  */
-public record ReplayRequest(ReplaySelection selection, List<String> handlers, String batchId, String reason,
+public record ReplayRequest(DeliveryFilter selection, List<String> handlers, String batchId, String reason,
                             Integer maxRate) {
 
     static final int MAX_LIST = 10_000;
     static final int MAX_REASON = 500;
     private static final Set<String> FIELDS = Set.of("from", "to", "app", "eventTypes", "eventKeys",
         "callbackLogIds", "handlers", "batchId", "reason", "maxRate");
+
+    /** The selection as stored in replay_run.selection (absent criteria left out). */
+    public JsonObject selectionJson() {
+        JsonObjectBuilder json = Json.createObjectBuilder();
+        if (selection.from() != null) {
+            json.add("from", selection.from().toString());
+        }
+        if (selection.to() != null) {
+            json.add("to", selection.to().toString());
+        }
+        if (selection.app() != null) {
+            json.add("app", selection.app());
+        }
+        if (!selection.eventTypes().isEmpty()) {
+            json.add("eventTypes", Json.createArrayBuilder(selection.eventTypes()));
+        }
+        if (!selection.eventKeys().isEmpty()) {
+            json.add("eventKeys", Json.createArrayBuilder(selection.eventKeys()));
+        }
+        if (!selection.callbackLogIds().isEmpty()) {
+            JsonArrayBuilder ids = Json.createArrayBuilder();
+            selection.callbackLogIds().forEach(ids::add);
+            json.add("callbackLogIds", ids);
+        }
+        return json.build();
+    }
 
     public static ReplayRequest parse(String body) {
         if (body == null || body.isBlank()) {
@@ -56,7 +86,7 @@ public record ReplayRequest(ReplaySelection selection, List<String> handlers, St
         if (from != null && to != null && !from.isBefore(to)) {
             throw new InvalidReplayRequest("from must be before to");
         }
-        ReplaySelection selection = new ReplaySelection(from, to, text(json, "app"), strings(json, "eventTypes"),
+        DeliveryFilter selection = new DeliveryFilter(from, to, text(json, "app"), strings(json, "eventTypes"),
             strings(json, "eventKeys"), ids(json, "callbackLogIds"));
         if (selection.isEmpty()) {
             throw new InvalidReplayRequest("select at least one of from, to, app, eventTypes, eventKeys, callbackLogIds");

@@ -60,7 +60,7 @@ public class ReplayRuns {
         // handler names are [a-z0-9-] (EventHandler.name), so the array literal needs no quoting
         Object id = em.createNativeQuery(INSERT)
             .setParameter(1, requestedBy)
-            .setParameter(2, request.selection().toJson().toString())
+            .setParameter(2, request.selectionJson().toString())
             .setParameter(3, "{" + String.join(",", handlers) + "}")
             .setParameter(4, request.batchId())
             .setParameter(5, request.reason())

@@ -1,4 +1,4 @@
-package io.wecominbox.ingest;
+package io.wecominbox.callbacklog;
 
 import java.math.BigDecimal;
 

@@ -1,4 +1,4 @@
-package io.wecominbox.relay;
+package io.wecominbox.callbacklog;
 
 import io.wecominbox.messaging.EventEnvelope;
 import java.sql.ResultSet;
@@ -6,16 +6,16 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 
 /** A callback_log row as its event message: the columns to select, and the envelope they make. */
-public final class CallbackLogMessages {
+final class EventMessages {
 
     /** Select these, in this order, for {@link #read}. */
-    public static final String COLUMNS =
+    static final String COLUMNS =
         "callback_log_id, attempt, app, event_type, change_type, event_key, event_created_at, plaintext, received_at";
 
-    private CallbackLogMessages() {
+    private EventMessages() {
     }
 
-    public static EventEnvelope read(ResultSet rs) throws SQLException {
+    static EventEnvelope read(ResultSet rs) throws SQLException {
         OffsetDateTime created = rs.getObject(7, OffsetDateTime.class);
         return EventEnvelope.ofCallback(rs.getLong(1), rs.getObject(9, OffsetDateTime.class).toInstant(), rs.getInt(2),
             rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),

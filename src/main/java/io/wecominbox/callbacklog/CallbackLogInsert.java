@@ -1,4 +1,4 @@
-package io.wecominbox.ingest;
+package io.wecominbox.callbacklog;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,10 +17,10 @@ import java.util.Map;
  * earlier ones of the same key in this group, so a retry that arrives with its twin in one commit is still
  * attempt 2.
  */
-final class CallbackLogInsert {
+public final class CallbackLogInsert {
 
     /** First key of our two-key advisory locks ("WC" + 1), so other lock users' numbers cannot collide. */
-    static final int LOCK_NAMESPACE = 0x5743_0001;
+    public static final int LOCK_NAMESPACE = 0x5743_0001;
 
     // A lock we cannot get (another node's commit of the same key stuck) or a stuck statement must fail fast
     // into a 503 and a later retry, not hold the whole group past WeCom's 5 s.
@@ -78,7 +78,7 @@ final class CallbackLogInsert {
      * The rows of {@code deliveries}, in the same order; null for a parked delivery that was already written.
      * Throws without committing anything on failure.
      */
-    static List<RecordedDelivery> insert(Connection c, List<IncomingDelivery> deliveries) throws SQLException {
+    public static List<RecordedDelivery> insert(Connection c, List<IncomingDelivery> deliveries) throws SQLException {
         int n = deliveries.size();
         String[] keys = new String[n];
         for (int i = 0; i < n; i++) {

@@ -1,4 +1,4 @@
-package io.wecominbox.retention;
+package io.wecominbox.callbacklog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

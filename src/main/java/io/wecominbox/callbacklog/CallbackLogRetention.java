@@ -1,5 +1,6 @@
-package io.wecominbox.retention;
+package io.wecominbox.callbacklog;
 
+import io.wecominbox.db.Batches;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,7 +20,7 @@ import java.util.Map;
  * still on its way to the handlers. On an autocommit connection: each batch, and each partition's making or
  * dropping, is a transaction of its own.
  */
-final class CallbackLogRetention {
+public final class CallbackLogRetention {
 
     // Making or dropping a partition takes callback_log's own lock: it waits behind the ACK path's inserts in
     // flight (milliseconds) and holds new ones up while it waits. Give up after half a second and try again at
@@ -54,7 +55,7 @@ final class CallbackLogRetention {
      * This month's partition and the next {@code monthsAhead}; the names of those made now. A month that could not
      * be made goes into {@code notMade} with the reason (its deliveries then go to the default partition).
      */
-    static List<String> makeAhead(Connection c, Instant now, int monthsAhead, Map<String, String> notMade)
+    public static List<String> makeAhead(Connection c, Instant now, int monthsAhead, Map<String, String> notMade)
             throws SQLException {
         List<String> before = partitions(c);
         List<String> made = new ArrayList<>();
@@ -87,12 +88,12 @@ final class CallbackLogRetention {
     }
 
     /** Erases the content of published deliveries received before {@code before}; rows erased. */
-    static long erase(Connection c, Instant before, int batch) throws SQLException {
+    public static long erase(Connection c, Instant before, int batch) throws SQLException {
         return Batches.repeat(c, ERASE, batch, OffsetDateTime.ofInstant(before, ZoneOffset.UTC));
     }
 
     /** The month partitions whose every instant is before {@code cutoff}, oldest first. */
-    static List<MonthPartition> monthsBefore(Connection c, Instant cutoff) throws SQLException {
+    public static List<MonthPartition> monthsBefore(Connection c, Instant cutoff) throws SQLException {
         List<MonthPartition> due = new ArrayList<>();
         for (String name : partitions(c)) {
             MonthPartition.ofName(name).filter(p -> p.entirelyBefore(cutoff)).ifPresent(due::add);
@@ -101,8 +102,8 @@ final class CallbackLogRetention {
     }
 
     /** What became of a month past its window. */
-    record Drop(long rows, long unpublished, boolean lockTimedOut) {
-        boolean dropped() {
+    public record Drop(long rows, long unpublished, boolean lockTimedOut) {
+        public boolean dropped() {
             return unpublished == 0 && !lockTimedOut;
         }
     }
@@ -113,7 +114,7 @@ final class CallbackLogRetention {
      * them in, so neither waits for the other in a circle), so no row can arrive between the two. The unpublished
      * rows are counted on their partial index: the lock is held for milliseconds.
      */
-    static Drop dropIfAllPublished(Connection c, MonthPartition month) throws SQLException {
+    public static Drop dropIfAllPublished(Connection c, MonthPartition month) throws SQLException {
         long rows = count(c, "SELECT count(*) FROM " + month.name()); // for the report; before any lock
         try {
             // a month that still waits for the relay is left as it is: the transaction ends having changed nothing
@@ -178,12 +179,12 @@ final class CallbackLogRetention {
         }
     }
 
-    static long defaultPartitionRows(Connection c) throws SQLException {
+    public static long defaultPartitionRows(Connection c) throws SQLException {
         return count(c, DEFAULT_ROWS);
     }
 
     /** The default partition's published rows received before {@code before}; rows deleted. */
-    static long deleteFromDefault(Connection c, Instant before, int batch) throws SQLException {
+    public static long deleteFromDefault(Connection c, Instant before, int batch) throws SQLException {
         return Batches.repeat(c, DELETE_FROM_DEFAULT, batch, OffsetDateTime.ofInstant(before, ZoneOffset.UTC));
     }
 

@@ -1,4 +1,4 @@
-package io.wecominbox.retention;
+package io.wecominbox.callbacklog;
 
 import java.time.Instant;
 import java.time.YearMonth;

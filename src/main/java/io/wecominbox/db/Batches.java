@@ -1,4 +1,4 @@
-package io.wecominbox.retention;
+package io.wecominbox.db;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -6,13 +6,13 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 
 /** A statement over "rows older than a time, at most a batch of them", run until a batch comes back short. */
-final class Batches {
+public final class Batches {
 
     private Batches() {
     }
 
     /** {@code sql} takes the cutoff, then the batch size; returns the rows changed in all. */
-    static long repeat(Connection c, String sql, int batch, OffsetDateTime before) throws SQLException {
+    public static long repeat(Connection c, String sql, int batch, OffsetDateTime before) throws SQLException {
         long total = 0;
         try (PreparedStatement statement = c.prepareStatement(sql)) {
             while (true) {
