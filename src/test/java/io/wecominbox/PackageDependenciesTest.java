@@ -30,8 +30,8 @@ class PackageDependenciesTest {
     private static final String ROOT = "io.wecominbox.";
 
     /** The path of an event, from the callback to the handlers, and what that path is built on. */
-    private static final Set<String> PIPELINE = Set.of("ingest", "messaging", "handler", "dedup", "event", "crypto",
-        "relay", "jdbc", "wecom", "relationship", "logging", "metrics", "db");
+    private static final Set<String> PIPELINE = Set.of("ingest", "callbacklog", "messaging", "handler", "dedup", "event",
+        "crypto", "relay", "jdbc", "wecom", "relationship", "logging", "metrics", "db");
 
     /** What operates or repairs the pipeline: the pipeline never depends on it. */
     private static final Set<String> ABOVE_PIPELINE = Set.of("ops", "reconcile", "cluster", "retention");
@@ -90,6 +90,13 @@ class PackageDependenciesTest {
                 .contains(top(to)),
             "reconcile or cluster classes that use the ACK path or the relay (they read them through interfaces "
                 + "that ops or the pipeline implements)");
+    }
+
+    @Test
+    void theCallbackLogRepositoryUsesNoneOfItsClients() {
+        assertNone((from, to) -> within(from, "callbacklog") && !Set.of("messaging", "db").contains(top(to)),
+            "callbacklog classes that use a package other than messaging and db (the ACK path, the relay, replay, "
+                + "statistics and retention use callback_log's repository, not the reverse)");
     }
 
     private static void assertNone(BiPredicate<String, String> forbidden, String what) {

@@ -1,0 +1,167 @@
+package io.wecominbox.callbacklog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wecominbox.callbacklog.CallbackLogEvents.FirstDelivery;
+import io.wecominbox.callbacklog.CallbackLogStatistics.IngestBucket;
+import io.wecominbox.callbacklog.CallbackLogStatistics.KeyTimeline;
+import io.wecominbox.callbacklog.CallbackLogStatistics.Repeats;
+import io.wecominbox.messaging.EventEnvelope;
+import io.wecominbox.testsupport.RolledBackTransaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * callback_log's repository on the migrated schema: each statement its clients use (the ACK path's insert, the
+ * relay's take and mark, replay's reads, the statistics) on rows this test writes, in one transaction rolled back at
+ * the end. Its rows carry an app name of their own, and the times are chosen so that the running stack's traffic
+ * cannot fall into what is asserted.
+ */
+class CallbackLogRepositoryIT {
+
+    private final String app = "it-repo-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String key = app + ":msg:" + UUID.randomUUID();
+
+    @Test
+    void aRetryIsAttemptTwoWithItsGapAndAParkedDeliveryIsWrittenOnce() throws Exception {
+        RolledBackTransaction.run(c -> {
+            OffsetDateTime first = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS);
+            List<RecordedDelivery> rows = CallbackLogInsert.insert(c, List.of(delivery(first, null),
+                delivery(first.plusSeconds(5), null)));
+            assertEquals(1, rows.get(0).attempt());
+            assertNull(rows.get(0).secondsSincePrevious(), "a first delivery has no gap");
+            assertEquals(2, rows.get(1).attempt(), "its twin in the same group counts as the retry");
+            assertEquals(0, rows.get(1).secondsSincePrevious().compareTo(new java.math.BigDecimal("5")));
+
+            IncomingDelivery parked = delivery(first.plusSeconds(10), null).parked(UUID.randomUUID().toString(), null);
+            assertEquals(3, CallbackLogInsert.insert(c, List.of(parked)).get(0).attempt(),
+                "the committed rows of the key count: the third delivery");
+            assertNull(CallbackLogInsert.insert(c, List.of(parked)).get(0),
+                "a parked delivery already written (an interrupted drain) is not written again");
+
+            IncomingDelivery maybe = delivery(first.plusSeconds(11), null).parked(UUID.randomUUID().toString(),
+                rows.get(0).callbackLogId());
+            assertNull(CallbackLogInsert.insert(c, List.of(maybe)).get(0),
+                "nor one whose failed group commit did commit the row it was given");
+            assertEquals(3, count(c, key));
+        });
+    }
+
+    @Test
+    void theRelayTakesWaitingRowsOldestFirstAsMessagesAndMarksThemPublished() throws Exception {
+        RolledBackTransaction.run(c -> {
+            OffsetDateTime at = OffsetDateTime.now(ZoneOffset.UTC);
+            List<RecordedDelivery> rows = CallbackLogInsert.insert(c, List.of(delivery(at, null),
+                delivery(at.plusSeconds(1), null)));
+            long firstId = rows.get(0).callbackLogId();
+            long secondId = rows.get(1).callbackLogId();
+
+            List<EventEnvelope> waiting = UnpublishedRows.take(c, 10_000).stream()
+                .filter(e -> e.callbackLogId() == firstId || e.callbackLogId() == secondId).toList();
+            assertEquals(List.of(firstId, secondId), waiting.stream().map(EventEnvelope::callbackLogId).toList(),
+                "both, in id order");
+            EventEnvelope message = waiting.get(0);
+            assertEquals(app, message.app());
+            assertEquals(key, message.eventKey());
+            assertEquals("change_external_contact", message.eventType());
+            assertEquals(1, message.attempt());
+            assertEquals("<xml>plain</xml>", message.body());
+            assertTrue(UnpublishedRows.backlog(c)[0] >= 2, "counted in the backlog");
+
+            UnpublishedRows.markPublished(c, waiting);
+            assertEquals(0, one(c, "SELECT count(*) FROM callback_log WHERE event_key = ? AND published_at IS NULL"));
+        });
+    }
+
+    @Test
+    void aReplayReadsEachSelectedEventFromItsFirstDeliveryWhicheverDeliveryMatched() throws Exception {
+        RolledBackTransaction.run(c -> {
+            OffsetDateTime at = OffsetDateTime.now(ZoneOffset.UTC);
+            List<RecordedDelivery> rows = CallbackLogInsert.insert(c, List.of(delivery(at, null),
+                delivery(at.plusSeconds(5), null)));
+            long firstId = rows.get(0).callbackLogId();
+
+            List<FirstDelivery> events = CallbackLogEvents.firstDeliveries(c, new DeliveryFilter(null, null, null,
+                null, null, List.of(rows.get(1).callbackLogId())), 10);
+            assertEquals(List.of(new FirstDelivery(firstId, key, "change_external_contact",
+                events.get(0).receivedAt(), false)), events, "the retry selects its event, read from attempt 1");
+
+            Map<Long, EventEnvelope> messages = CallbackLogEvents.messages(c, new Long[] {firstId, -1L});
+            assertEquals(1, messages.size(), "an id without a row is absent");
+            assertEquals(key, messages.get(firstId).eventKey());
+        });
+    }
+
+    @Test
+    void theStatisticsCountThisAppsDeliveriesRetriesAndSpans() throws Exception {
+        RolledBackTransaction.run(c -> {
+            // an odd second nine days back: no other test writes there, and the 10 s bucket holds only these rows
+            OffsetDateTime past = OffsetDateTime.now(ZoneOffset.UTC).minusDays(9).minusHours(7)
+                .truncatedTo(ChronoUnit.MINUTES).plusSeconds(3);
+            CallbackLogInsert.insert(c, List.of(delivery(past, null), delivery(past.plusSeconds(5), null),
+                delivery(past.plus(Duration.ofMillis(15_500)), null)));
+
+            Repeats repeats = CallbackLogStatistics.repeatsSince(c, past.minusMinutes(1).toInstant(), app, 10);
+            assertEquals(new Repeats(3, 1, 1, 15.5, 15.5, 15.5), repeats);
+
+            Map<Long, IngestBucket> buckets = CallbackLogStatistics.ingest(c, past.minusSeconds(3).toInstant(), 10, 10);
+            long bucket = past.minusSeconds(3).toEpochSecond();
+            assertEquals(new IngestBucket(2, 1), buckets.get(bucket), "two deliveries in [:00, :10), one a retry");
+            assertEquals(new IngestBucket(1, 1), buckets.get(bucket + 10));
+
+            // an hour ahead: the most recent retried key whatever the stack is receiving now
+            OffsetDateTime ahead = OffsetDateTime.now(ZoneOffset.UTC).plusHours(1);
+            String later = app + ":msg:later";
+            CallbackLogInsert.insert(c, List.of(delivery(ahead, later), delivery(ahead.plusSeconds(5), later)));
+            KeyTimeline timeline = CallbackLogStatistics.timelines(c, Instant.now().minus(Duration.ofMinutes(1)), 1, 5)
+                .get(0);
+            assertEquals(later, timeline.eventKey());
+            assertEquals(app, timeline.app());
+            assertEquals(List.of(1, 2), timeline.deliveries().stream().map(KeyTimeline.Delivery::attempt).toList());
+            assertEquals(5.0, timeline.deliveries().get(1).offsetSeconds());
+            assertEquals(5.0, timeline.deliveries().get(1).secondsSincePrevious());
+
+            CallbackLogStatistics.Volume lastHour = CallbackLogStatistics.lastHourByApp(c, 10).get(app);
+            assertNotNull(lastHour, "the rows ahead count in the last hour");
+            assertEquals(new CallbackLogStatistics.Volume(2, 1), lastHour);
+        });
+    }
+
+    private IncomingDelivery delivery(OffsetDateTime receivedAt, String eventKey) {
+        return new IncomingDelivery(app, "ww-it", "1000002", "q", "<xml>raw</xml>", "<xml>plain</xml>", "event",
+            "change_external_contact", "add_external_contact", eventKey == null ? key : eventKey,
+            receivedAt.toString(), receivedAt, "127.0.0.1", null, null);
+    }
+
+    private long count(Connection c, String eventKey) throws SQLException {
+        return one(c, "SELECT count(*) FROM callback_log WHERE event_key = ?", eventKey);
+    }
+
+    private long one(Connection c, String sql) throws SQLException {
+        return one(c, sql, key);
+    }
+
+    private static long one(Connection c, String sql, String eventKey) throws SQLException {
+        try (PreparedStatement q = c.prepareStatement(sql)) {
+            q.setString(1, eventKey);
+            try (ResultSet rs = q.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+}
