@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The events callback_log holds, read again for a replay: each selected event's first delivery, and rows as messages. */
+/** callback_log read again for a replay: each selected event's first delivery, and rows as their messages. */
 public final class CallbackLogEvents {
 
     // Retries of one event are one event: the distinct keys of the matched deliveries, each from its first

@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class RelationshipGenerations {
 
-    /** First key of our two-key advisory locks ("WC" + 15); the ACK path (callbacklog.CallbackLogInsert) uses "WC" + 1. */
+    /** First key of our two-key advisory locks ("WC" + 15); the ACK path's (CallbackLogInsert) is "WC" + 1. */
     static final int LOCK_NAMESPACE = 0x5743_0015;
 
     private static final Set<String> DELETES = Set.of("del_external_contact", "del_follow_user");

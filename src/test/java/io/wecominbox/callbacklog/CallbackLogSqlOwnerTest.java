@@ -44,7 +44,8 @@ class CallbackLogSqlOwnerTest {
     void theRuleRecognisesTheStatementsItForbids() {
         assertFalse(SQL_OVER_CALLBACK_LOG.matcher("SELECT count(*) FROM callback_log WHERE x").results().toList()
             .isEmpty());
-        assertFalse(SQL_OVER_CALLBACK_LOG.matcher("LOCK TABLE ONLY callback_log IN ACCESS").results().toList().isEmpty());
+        assertFalse(SQL_OVER_CALLBACK_LOG.matcher("LOCK TABLE ONLY callback_log IN ACCESS").results().toList()
+            .isEmpty());
         assertFalse(SQL_OVER_CALLBACK_LOG.matcher("delete from callback_log_default where").results().toList()
             .isEmpty());
         assertEquals(List.of(), SQL_OVER_CALLBACK_LOG.matcher("SELECT last_callback_log_id FROM external_contact")

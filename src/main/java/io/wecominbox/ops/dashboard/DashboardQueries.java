@@ -17,9 +17,9 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * The dashboard's reads: callback_log's (through its repository), callback_rejection's and welcome_send_log's. Each is bounded by a time range on an
- * indexed column and a row limit, runs outside any transaction and gives up after a few seconds: a slow
- * dashboard must never hold connections the ACK path needs.
+ * The dashboard's reads: callback_log's (through its repository), callback_rejection's and welcome_send_log's.
+ * Each is bounded by a time range on an indexed column and a row limit, runs outside any transaction and gives up
+ * after a few seconds: a slow dashboard must never hold connections the ACK path needs.
  */
 @ApplicationScoped
 public class DashboardQueries {

@@ -31,7 +31,8 @@ public record IngestSeries(Instant from, Instant to, long stepSeconds, List<Poin
         List<Point> points = new ArrayList<>(memory.size());
         for (AckLatencyWindow.Bucket b : memory) {
             IngestBucket db = database.getOrDefault(b.at().getEpochSecond(), new IngestBucket(0, 0));
-            points.add(new Point(b.at(), db.deliveries(), db.retries(), b.rejected(), b.failed(), b.p50Ms(), b.p95Ms(), b.maxMs()));
+            points.add(new Point(b.at(), db.deliveries(), db.retries(), b.rejected(), b.failed(), b.p50Ms(), b.p95Ms(),
+                b.maxMs()));
         }
         return points;
     }

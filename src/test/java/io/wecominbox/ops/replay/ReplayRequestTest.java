@@ -60,7 +60,8 @@ class ReplayRequestTest {
 
     @Test
     void theSelectionIsStoredAsJsonWithOnlyTheGivenCriteria() {
-        ReplayRequest r = ReplayRequest.parse("{\"app\": \"customer\", \"eventKeys\": [\"k1\"], \"callbackLogIds\": [3]}");
+        ReplayRequest r = ReplayRequest.parse(
+            "{\"app\": \"customer\", \"eventKeys\": [\"k1\"], \"callbackLogIds\": [3]}");
         assertEquals("{\"app\":\"customer\",\"eventKeys\":[\"k1\"],\"callbackLogIds\":[3]}",
             r.selectionJson().toString());
     }
