@@ -64,9 +64,7 @@ class CallbackLogRepositoryIT {
     @Test
     void theRelayTakesWaitingRowsOldestFirstAsMessagesAndMarksThemPublished() throws Exception {
         RolledBackTransaction.run(c -> {
-            OffsetDateTime at = OffsetDateTime.now(ZoneOffset.UTC);
-            List<RecordedDelivery> rows = CallbackLogInsert.insert(c, List.of(delivery(at, null),
-                delivery(at.plusSeconds(1), null)));
+            List<RecordedDelivery> rows = deliveredTwice(c, 1);
             long firstId = rows.get(0).callbackLogId();
             long secondId = rows.get(1).callbackLogId();
             assertTrue(UnpublishedRows.backlog(c)[0] >= 2, "counted in the backlog");
@@ -92,9 +90,7 @@ class CallbackLogRepositoryIT {
     @Test
     void aReplayReadsEachSelectedEventFromItsFirstDeliveryWhicheverDeliveryMatched() throws Exception {
         RolledBackTransaction.run(c -> {
-            OffsetDateTime at = OffsetDateTime.now(ZoneOffset.UTC);
-            List<RecordedDelivery> rows = CallbackLogInsert.insert(c, List.of(delivery(at, null),
-                delivery(at.plusSeconds(5), null)));
+            List<RecordedDelivery> rows = deliveredTwice(c, 5);
             long firstId = rows.get(0).callbackLogId();
 
             List<FirstDelivery> events = CallbackLogEvents.firstDeliveries(c, new DeliveryFilter(null, null, null,
@@ -141,6 +137,12 @@ class CallbackLogRepositoryIT {
             assertNotNull(lastHour, "the rows ahead count in the last hour");
             assertEquals(new CallbackLogStatistics.Volume(2, 1), lastHour);
         });
+    }
+
+    /** This test's key delivered now and again {@code gapSeconds} later, in one group. */
+    private List<RecordedDelivery> deliveredTwice(Connection c, int gapSeconds) throws SQLException {
+        OffsetDateTime at = OffsetDateTime.now(ZoneOffset.UTC);
+        return CallbackLogInsert.insert(c, List.of(delivery(at, null), delivery(at.plusSeconds(gapSeconds), null)));
     }
 
     private IncomingDelivery delivery(OffsetDateTime receivedAt, String eventKey) {
