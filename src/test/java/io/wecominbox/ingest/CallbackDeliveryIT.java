@@ -8,17 +8,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.wecominbox.event.SampleEvents;
 import io.wecominbox.messaging.JndiNames;
 import io.wecominbox.testsupport.Poll;
+import io.wecominbox.testsupport.StackEnv;
 import jakarta.annotation.Resource;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
 import jakarta.jms.Message;
 import jakarta.jms.Topic;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.math.BigDecimal;
+import java.net.Socket;
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -166,6 +173,31 @@ class CallbackDeliveryIT {
         Set<Integer> attempts = new TreeSet<>(rows("customer:msg:" + msgId).stream().map(r -> r.attempt).toList());
         assertEquals(new TreeSet<>(java.util.stream.IntStream.rangeClosed(1, 16).boxed().toList()), attempts,
             "one group commit or several: every copy gets its own number");
+    }
+
+    @Test
+    void aClientAskingForHttp2IsAnsweredOverHttp11() throws Exception {
+        String msgId = uniqueMsgId();
+        SignedCallbacks.Wire wire = wecom.post(SampleEvents.textMessage(msgId, "over h2c?"));
+        byte[] body = wire.body().getBytes(StandardCharsets.UTF_8);
+        URI base = URI.create(StackEnv.baseUrl());
+        // what an HTTP/2 client sends on a cleartext port: an ordinary request that offers the upgrade
+        String head = "POST /wecom/callback/customer?" + wire.query() + " HTTP/1.1\r\n"
+            + "Host: " + base.getHost() + ":" + base.getPort() + "\r\n"
+            + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n"
+            + "Content-Type: text/xml\r\nContent-Length: " + body.length + "\r\n\r\n";
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            String status = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                StandardCharsets.US_ASCII)).readLine();
+            assertTrue(status != null && status.startsWith("HTTP/1.1 200"), "HTTP/2 is off on the callback endpoint:"
+                + " no 101 Switching Protocols, the request is answered over HTTP/1.1, got: " + status);
+        }
+        assertEquals(1, rows("customer:msg:" + msgId).size(), "stored once, like any other delivery");
     }
 
     @Test
