@@ -2,6 +2,7 @@ package io.wecominbox.handler;
 
 import io.wecominbox.dedup.DedupPolicy;
 import io.wecominbox.messaging.JndiNames;
+import io.wecominbox.pacing.Urgency;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
@@ -15,7 +16,7 @@ import java.util.stream.Collectors;
  * {@code wecom-inbox/CrmEventConsumer}), so generating them changed nothing Liberty sees.
  */
 public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyedByRelationship, int sessions,
-                              DedupPolicy policy) {
+                              DedupPolicy policy, Urgency urgency) {
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -34,6 +35,9 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("handler name '" + name + "' is not " + NAME);
         }
+        if (urgency == null) {
+            throw new IllegalArgumentException("handler " + name + " needs an urgency");
+        }
         if (eventTypes.isEmpty() || sessions < 1) {
             throw new IllegalArgumentException("handler " + name + " needs event types and at least one session");
         }
@@ -50,7 +54,8 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
             : DedupPolicy.builder().onHotStoreDown(d.onHotStoreDown()).onColdStoreDown(d.onColdStoreDown())
                 .hotWindow(window(d.hotWindow(), DedupPolicy.DEFAULT_HOT_WINDOW))
                 .coldWindow(window(d.coldWindow(), DedupPolicy.DEFAULT_COLD_WINDOW)).build();
-        return new DeclaredHandler(d.name(), Set.of(d.eventTypes()), d.keyedByRelationship(), d.sessions(), policy);
+        return new DeclaredHandler(d.name(), Set.of(d.eventTypes()), d.keyedByRelationship(), d.sessions(), policy,
+            d.urgency());
     }
 
     private static Duration window(String text, Duration otherwise) {

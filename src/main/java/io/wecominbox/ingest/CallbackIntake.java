@@ -87,6 +87,8 @@ public class CallbackIntake {
             }
             try {
                 keep(callback.delivery(receivedAt, remoteAddr));
+            } catch (GroupCommitWriter.WritersBehindException behind) {
+                throw new CallbackRejected(Rejection.INGEST_BEHIND, behind.getMessage());
             } finally {
                 admission.releaseApp(share);
             }
@@ -138,7 +140,8 @@ public class CallbackIntake {
                 || rejection == Rejection.BODY_INCOMPLETE || rejection == Rejection.SOURCE_OVER_LIMIT) {
             headers.put("Connection", "close"); // the unread rest of the body must not be parsed as a request
         }
-        if (rejection == Rejection.SOURCE_OVER_LIMIT || rejection == Rejection.APP_OVER_LIMIT) {
+        if (rejection == Rejection.SOURCE_OVER_LIMIT || rejection == Rejection.APP_OVER_LIMIT
+                || rejection == Rejection.INGEST_BEHIND) {
             headers.put("Retry-After", "1");
         }
         return CallbackAnswer.error(rejection.status(), new ErrorBody(rejection.code(), rejection.reason()), headers);

@@ -4,6 +4,8 @@ import io.wecominbox.callbacklog.CallbackLogInsert;
 import io.wecominbox.callbacklog.IncomingDelivery;
 import io.wecominbox.callbacklog.RecordedDelivery;
 import io.wecominbox.db.Rollback;
+import io.wecominbox.pacing.CallbackPressure;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
@@ -29,6 +31,11 @@ import javax.sql.DataSource;
  * every delivery that is waiting (up to the batch size), inserts them in one statement and commits once, then
  * answers each request. Under load one fsync serves hundreds of callbacks; alone, a request waits for its own
  * commit only. Local PostgreSQL transactions, no XA and no broker: the relay publishes afterwards.
+ *
+ * <p>When the writers fall behind (the oldest waiting delivery older than {@code wecom.ingest.shed-after-millis})
+ * a new delivery is refused at once ({@link WritersBehindException}, a 503 that WeCom re-sends after 5 s) rather
+ * than queued behind a wait that would end in a slow 503 anyway. The age of that oldest delivery is also what the
+ * consumers' pacing watches.
  */
 @ApplicationScoped
 public class GroupCommitWriter {
@@ -55,6 +62,9 @@ public class GroupCommitWriter {
     @Inject
     private CallbackLogCommit commits;
 
+    @Inject
+    private CallbackPressure pressure;
+
     private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>(MAX_WAITING);
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean running = true;
@@ -62,14 +72,24 @@ public class GroupCommitWriter {
     /** When a commit last failed for want of a database (System.nanoTime()); checked again after a second. */
     private volatile long lastUnavailable = System.nanoTime() - 2 * RECHECK_NANOS;
 
+    @PostConstruct
+    void watched() {
+        pressure.watchBacklog(this::oldestWaitingNanos);
+    }
+
     /** Stores the delivery and returns its row once committed; throws {@link DeliveryNotRecordedException}. */
     public RecordedDelivery store(IncomingDelivery delivery) {
         startWriters();
-        if (System.nanoTime() - lastUnavailable < RECHECK_NANOS) {
+        long now = System.nanoTime();
+        if (now - lastUnavailable < RECHECK_NANOS) {
             // the database was just found away: answer from the fallback now instead of waiting for it again
             throw new DeliveryNotRecordedException("the database was unavailable less than a second ago", null, true);
         }
-        Waiting waiting = new Waiting(delivery);
+        long behind = oldestWaitingNanos(now);
+        if (behind > settings.shedAfter().toNanos()) {
+            throw new WritersBehindException(TimeUnit.NANOSECONDS.toMillis(behind));
+        }
+        Waiting waiting = new Waiting(delivery, now);
         if (!queue.offer(waiting)) {
             throw new DeliveryNotRecordedException("ingest writers saturated (" + MAX_WAITING + " waiting)", null);
         }
@@ -92,6 +112,16 @@ public class GroupCommitWriter {
             throw new DeliveryNotRecordedException("callback_log insert failed: " + e.getCause().getMessage(),
                 e.getCause(), away, away ? waiting.insertedAs : null);
         }
+    }
+
+    /** How long the oldest delivery not yet taken by a writer has waited; 0 when none waits. */
+    long oldestWaitingNanos() {
+        return oldestWaitingNanos(System.nanoTime());
+    }
+
+    private long oldestWaitingNanos(long now) {
+        Waiting head = queue.peek();
+        return head == null ? 0 : Math.max(0, now - head.queuedNanos);
     }
 
     private void startWriters() {
@@ -194,17 +224,31 @@ public class GroupCommitWriter {
     /** A request's delivery and the answer it waits for; claimed once, by a writer or by its timed-out request. */
     private static final class Waiting {
         final IncomingDelivery delivery;
+        final long queuedNanos;
         final CompletableFuture<RecordedDelivery> result = new CompletableFuture<>();
         /** Its row's id in the last insert before a commit; read after the result, which publishes it. */
         Long insertedAs;
         private final AtomicBoolean claimed = new AtomicBoolean();
 
-        Waiting(IncomingDelivery delivery) {
+        Waiting(IncomingDelivery delivery, long queuedNanos) {
             this.delivery = delivery;
+            this.queuedNanos = queuedNanos;
         }
 
         boolean claim() {
             return claimed.compareAndSet(false, true);
+        }
+    }
+
+    /**
+     * Refused before it was queued: the writers are behind by more than the shed bound. Nothing was written; an
+     * early 503 lets WeCom re-send after 5 s instead of waiting out the commit bound for the same 503.
+     */
+    public static final class WritersBehindException extends DeliveryNotRecordedException {
+        private static final long serialVersionUID = 1L;
+
+        WritersBehindException(long behindMillis) {
+            super("ingest writers " + behindMillis + " ms behind", null);
         }
     }
 

@@ -59,6 +59,15 @@ public class IngestSettings {
     long commitWaitMillis;
 
     /**
+     * A delivery that would queue behind one waiting longer than this for a writer is refused at once (503
+     * ingest_behind): the writers are behind, and it would only wait out the commit bound for the same 503.
+     * At most the commit wait; 0 or less: the commit wait (no early shedding).
+     */
+    @Inject
+    @ConfigProperty(name = "wecom.ingest.shed-after-millis", defaultValue = "1000")
+    long shedAfterMillis;
+
+    /**
      * Callback requests one source address may have in flight (body arriving, being verified or committed).
      * WeCom spreads its callbacks over many servers and answers take milliseconds, so even 300/s from a single
      * address would hold ~15 at once and ~750 only if every answer took WeCom's whole 2.5 s commit bound;
@@ -130,6 +139,11 @@ public class IngestSettings {
 
     public Duration commitWait() {
         return Duration.ofMillis(Math.max(100, commitWaitMillis));
+    }
+
+    public Duration shedAfter() {
+        Duration wait = commitWait();
+        return shedAfterMillis <= 0 || shedAfterMillis > wait.toMillis() ? wait : Duration.ofMillis(shedAfterMillis);
     }
 
     public int maxBodyBytes() {

@@ -32,7 +32,9 @@ public enum Rejection {
     /** One address over its share (CallbackAdmission): an abusive client, or a proxy that should be exempt. */
     SOURCE_OVER_LIMIT(429, "source_over_limit", "too many callback requests from this address; retry later"),
     /** A signed callback over its app's share of this node: load shed early so that WeCom retries later. */
-    APP_OVER_LIMIT(503, "app_over_limit", "this app's callbacks are over this node's limit; retry later");
+    APP_OVER_LIMIT(503, "app_over_limit", "this app's callbacks are over this node's limit; retry later"),
+    /** A signed callback refused before it queued: this node's writers are behind (GroupCommitWriter). */
+    INGEST_BEHIND(503, "ingest_behind", "this node is behind on storing callbacks; retry later");
 
     private final int status;
     private final String code;

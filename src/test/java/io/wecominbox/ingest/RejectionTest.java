@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class RejectionTest {
 
     @ParameterizedTest
-    @EnumSource(value = Rejection.class, names = {"APP_MISCONFIGURED", "APP_OVER_LIMIT"}, mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Rejection.class, names = {"APP_MISCONFIGURED", "APP_OVER_LIMIT", "INGEST_BEHIND"},
+        mode = EnumSource.Mode.EXCLUDE)
     void clientMistakesAreNeverA5xx(Rejection rejection) {
         assertEquals(4, rejection.status() / 100, rejection.name());
     }
@@ -26,6 +27,7 @@ class RejectionTest {
         assertEquals(413, Rejection.BODY_TOO_LARGE.status());
         assertEquals(503, Rejection.APP_MISCONFIGURED.status(), "our mistake: WeCom should retry once it is fixed");
         assertEquals(503, Rejection.APP_OVER_LIMIT.status(), "WeCom's own traffic shed: it should retry later");
+        assertEquals(503, Rejection.INGEST_BEHIND.status(), "shed while the writers are behind: WeCom retries");
         assertEquals(429, Rejection.SOURCE_OVER_LIMIT.status(), "one address over its share");
         for (Rejection r : Set.of(Rejection.MALFORMED_XML, Rejection.FORBIDDEN_XML, Rejection.MISSING_ENCRYPT,
                 Rejection.BAD_BASE64, Rejection.BAD_PADDING, Rejection.WRONG_RECEIVER)) {
