@@ -8,8 +8,6 @@ import io.wecominbox.simulator.config.EnvironmentOverrides;
 import io.wecominbox.simulator.config.SimulatorConfig;
 import io.wecominbox.testsupport.StackEnv;
 import jakarta.jms.JMSContext;
-import jakarta.jms.JMSProducer;
-import jakarta.jms.Queue;
 import jakarta.jms.Topic;
 import java.net.URI;
 import java.sql.Connection;
@@ -179,18 +177,8 @@ public final class ConsumerBenchMain {
 
     /** n text messages straight onto the crm queue, committed 500 at a time (a backlog only crm has). */
     private void crmBacklog(int n) {
-        String prefix = APP + ":bench:" + run + ":backlog:";
         try (JMSContext tx = jms.createContext(JMSContext.SESSION_TRANSACTED)) {
-            Queue crm = tx.createQueue("wecom.handler.crm");
-            JMSProducer producer = tx.createProducer();
-            for (int i = 0; i < n; i++) {
-                producer.setProperty("app", APP).setProperty("eventType", "text").setProperty("eventKey", prefix + i)
-                    .setProperty("callbackLogId", 0L).send(crm, textXml(i));
-                if (i % 500 == 499) {
-                    tx.commit();
-                }
-            }
-            tx.commit();
+            HandlerBacklog.put(tx, APP, run, n, List.of("crm"));
         }
         System.out.println("put " + n + " text messages on wecom.handler.crm");
     }

@@ -8,6 +8,8 @@ import io.wecominbox.simulator.config.EnvironmentOverrides;
 import io.wecominbox.simulator.config.SimulatorConfig;
 import io.wecominbox.simulator.config.WeComApp;
 import io.wecominbox.simulator.platform.RetrySchedule;
+import io.wecominbox.testsupport.StackEnv;
+import jakarta.jms.JMSContext;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +24,7 @@ import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
 /**
  * The benchmark a user would run (issue 21 item 4): WeCom's realistic mix over HTTP through the real callback
@@ -71,6 +74,12 @@ public final class MixBenchMain {
             log("warm-up: %.0f/s for %d s (not reported)", options.warmupRate(), options.warmupSeconds());
             log("  %s", MixReport.line(stepper.step(options.warmupRate(), options.warmupSeconds(),
                     Math.min(options.pauseSeconds(), 10))));
+            if (options.backlog() > 0) {
+                putBacklog(options, apps.get(0).name());
+                report.note(String.format(java.util.Locale.ROOT, "before the first step, %d members' text messages "
+                        + "were put straight onto the queues of %s (in equal parts), as a burst leaves them",
+                        options.backlog(), String.join(", ", options.backlogQueues())));
+            }
             if (pgbench != null) {
                 report.pgbench(show(pgbench.single(options.concurrency(), options.pgbenchSeconds(), cpu)));
             }
@@ -99,6 +108,17 @@ public final class MixBenchMain {
         if (file.isPresent()) {
             Files.writeString(file.get(), markdown);
             log("report written to %s", file.get());
+        }
+    }
+
+    /** The backlog of --backlog, through the broker's own port, as the stack's application user. */
+    private static void putBacklog(MixBenchOptions options, String app) {
+        log("backlog: %d text messages onto %s", options.backlog(), options.backlogQueues());
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory("tcp://"
+                + StackEnv.get("BROKER_HOST", "127.0.0.1") + ":" + StackEnv.get("BROKER_PORT", "61616"),
+                StackEnv.get("BROKER_USER", "wecom"), StackEnv.get("BROKER_PASSWORD", ""));
+             JMSContext transacted = factory.createContext(JMSContext.SESSION_TRANSACTED)) {
+            HandlerBacklog.put(transacted, app, "mix" + options.seed(), options.backlog(), options.backlogQueues());
         }
     }
 

@@ -16,7 +16,7 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
                        double ticksPerSecond, Optional<Path> report, long seed, String command, int apiPort,
                        Optional<String> brokerConsole, long apiLatencyMillis, long apiJitterMillis,
                        double slowTailRate, long slowTailMillis, Duration ackTimeout, boolean resend,
-                       int maxConnections) {
+                       int maxConnections, int backlog, List<String> backlogQueues) {
 
     static final String USAGE = """
             usage: MixBenchMain --base-url URL [options]   (DB_*, WECOM_APP* and ARTEMIS_ADMIN_* from the environment)
@@ -44,6 +44,9 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
               --ack-timeout-ms N      how long WeCom waits for the 200 (default 5000)
               --resend on|off         WeCom's re-sends (+5 s, +10 s, +84-90 s) when no in-time 200 came (default on)
               --max-connections N     the driver's connections, i.e. requests in flight (default 2000)
+              --backlog N             before the first step, N members' text messages straight onto handler queues,
+                                      as a burst leaves them (default 0)
+              --backlog-queues a,b    the handlers that get that backlog, in equal parts (default crm,conversation)
             """;
 
     static MixBenchOptions parse(String... args) {
@@ -74,6 +77,8 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
         long ackTimeoutMillis = 5000;
         boolean resend = true;
         int maxConnections = 2000;
+        int backlog = 0;
+        List<String> backlogQueues = List.of("crm", "conversation");
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (i + 1 >= args.length) {
@@ -122,6 +127,8 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
                     default -> throw new IllegalArgumentException("--resend takes on or off\n" + USAGE);
                 };
                 case "--max-connections" -> maxConnections = Integer.parseInt(value);
+                case "--backlog" -> backlog = Integer.parseInt(value);
+                case "--backlog-queues" -> backlogQueues = csv(value);
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
         }
@@ -131,7 +138,7 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
         return new MixBenchOptions(baseUrl, apps, addShare, rates, stepSeconds, pauseSeconds, warmupRate,
                 warmupSeconds, concurrency, closedSeconds, closedCapacity, pgbench, pgbenchSeconds, watch, ticks,
                 report, seed, command, apiPort, console, latency, jitter, tailRate, tailMillis,
-                Duration.ofMillis(ackTimeoutMillis), resend, maxConnections);
+                Duration.ofMillis(ackTimeoutMillis), resend, maxConnections, Math.max(0, backlog), backlogQueues);
     }
 
     private static List<String> csv(String value) {

@@ -38,6 +38,17 @@ class MixBenchOptionsTest {
     }
 
     @Test
+    void aBacklogGoesToCrmAndConversationUnlessOtherQueuesAreNamed() {
+        MixBenchOptions none = MixBenchOptions.parse("--base-url", "u");
+        assertEquals(0, none.backlog());
+        MixBenchOptions o = MixBenchOptions.parse("--base-url", "u", "--backlog", "100000");
+        assertEquals(100_000, o.backlog());
+        assertEquals(List.of("crm", "conversation"), o.backlogQueues());
+        assertEquals(List.of("contact"), MixBenchOptions.parse("--base-url", "u", "--backlog", "10",
+                "--backlog-queues", "contact").backlogQueues());
+    }
+
+    @Test
     void anUnknownOptionOrAMissingUrlIsRefusedWithTheUsage() {
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
                 () -> MixBenchOptions.parse("--base-url", "u", "--phases", "cold"));
