@@ -16,8 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -37,6 +35,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 @Priority(Interceptor.Priority.APPLICATION)
 public abstract class LoseConnectionAtCommit implements CallbackLogCommit {
 
+    private static final String AT_COMMIT = "wecom.chaos.lose-connection-at-commit.marker";
+    private static final String AFTER_COMMIT = "wecom.chaos.lose-connection-after-commit.marker";
     private static final Logger LOG = Logger.getLogger(LoseConnectionAtCommit.class.getName());
     private static final Map<String, Integer> LOST = new ConcurrentHashMap<>();
     private static final Set<String> LOST_AFTER = ConcurrentHashMap.newKeySet();
@@ -47,16 +47,10 @@ public abstract class LoseConnectionAtCommit implements CallbackLogCommit {
 
     @Override
     public void commit(Connection c, List<IncomingDelivery> deliveries) throws SQLException {
-        Optional<String> marker = ConfigProvider.getConfig()
-            .getOptionalValue("wecom.chaos.lose-connection-at-commit.marker", String.class).filter(m -> !m.isBlank());
         int times = ConfigProvider.getConfig()
             .getOptionalValue("wecom.chaos.lose-connection-at-commit.times", Integer.class).orElse(2);
-        Optional<IncomingDelivery> hit = marker.flatMap(m -> deliveries.stream()
-            .filter(d -> d.plaintext() != null && d.plaintext().contains(m)).findFirst());
-        Optional<String> after = ConfigProvider.getConfig()
-            .getOptionalValue("wecom.chaos.lose-connection-after-commit.marker", String.class).filter(m -> !m.isBlank());
-        Optional<IncomingDelivery> afterHit = after.flatMap(m -> deliveries.stream()
-            .filter(d -> d.plaintext() != null && d.plaintext().contains(m)).findFirst());
+        Optional<IncomingDelivery> hit = CommitMarkers.carrying(deliveries, AT_COMMIT);
+        Optional<IncomingDelivery> afterHit = CommitMarkers.carrying(deliveries, AFTER_COMMIT);
         if (afterHit.isPresent() && LOST_AFTER.add(afterHit.get().eventKey())) {
             commits.commit(c, deliveries);
             LOG.warning("CHAOS SWITCH ON: " + deliveries.size() + " callback_log rows committed, then the connection"
@@ -65,7 +59,7 @@ public abstract class LoseConnectionAtCommit implements CallbackLogCommit {
             throw new SQLException("chaos: the connection was lost after COMMIT was sent", "08006");
         }
         if (hit.isPresent() && LOST.merge(hit.get().eventKey(), 1, Integer::sum)
-                <= timesFor(hit.get().plaintext(), marker.get(), times)) {
+                <= CommitMarkers.countAfter(hit.get().plaintext(), AT_COMMIT, times)) {
             LOG.warning("CHAOS SWITCH ON: the database connection is lost before the commit of " + deliveries.size()
                 + " callback_log rows (test deployment), commit " + LOST.get(hit.get().eventKey()) + " of this key");
             terminateBackend(c);
@@ -79,10 +73,5 @@ public abstract class LoseConnectionAtCommit implements CallbackLogCommit {
         } catch (SQLException expected) {
             // the backend ends while answering: the connection is dead from here on
         }
-    }
-
-    private static int timesFor(String plaintext, String marker, int configured) {
-        Matcher count = Pattern.compile(Pattern.quote(marker) + "\\*(\\d{1,3})").matcher(plaintext);
-        return count.find() ? Integer.parseInt(count.group(1)) : configured;
     }
 }
