@@ -31,7 +31,7 @@ class PackageDependenciesTest {
 
     /** The path of an event, from the callback to the handlers, and what that path is built on. */
     private static final Set<String> PIPELINE = Set.of("ingest", "callbacklog", "messaging", "handler", "dedup",
-        "event", "crypto", "relay", "jdbc", "wecom", "relationship", "logging", "metrics", "db", "pacing");
+        "event", "crypto", "relay", "jdbc", "wecom", "relationship", "logging", "metrics", "db");
 
     /** What operates or repairs the pipeline: the pipeline never depends on it. */
     private static final Set<String> ABOVE_PIPELINE = Set.of("ops", "reconcile", "cluster", "retention");
@@ -97,13 +97,6 @@ class PackageDependenciesTest {
         assertNone((from, to) -> within(from, "callbacklog") && !Set.of("messaging", "db").contains(top(to)),
             "callbacklog classes that use a package other than messaging and db (the ACK path, the relay, replay, "
                 + "statistics and retention use callback_log's repository, not the reverse)");
-    }
-
-    @Test
-    void pacingUsesNothingOfWhatItPaces() {
-        assertNone((from, to) -> within(from, "pacing"),
-            "pacing classes that use another package (the ingest reports to it and the handlers ask it, not the "
-                + "reverse)");
     }
 
     private static void assertNone(BiPredicate<String, String> forbidden, String what) {

@@ -2,7 +2,6 @@ package io.wecominbox.handler;
 
 import io.wecominbox.dedup.DedupPolicy;
 import io.wecominbox.messaging.JndiNames;
-import io.wecominbox.pacing.Urgency;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
@@ -16,7 +15,7 @@ import java.util.stream.Collectors;
  * {@code wecom-inbox/CrmEventConsumer}), so generating them changed nothing Liberty sees.
  */
 public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyedByRelationship, int sessions,
-                              DedupPolicy policy, Urgency urgency) {
+                              DedupPolicy policy) {
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -35,9 +34,6 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("handler name '" + name + "' is not " + NAME);
         }
-        if (urgency == null) {
-            throw new IllegalArgumentException("handler " + name + " needs an urgency");
-        }
         if (eventTypes.isEmpty() || sessions < 1) {
             throw new IllegalArgumentException("handler " + name + " needs event types and at least one session");
         }
@@ -54,8 +50,7 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
             : DedupPolicy.builder().onHotStoreDown(d.onHotStoreDown()).onColdStoreDown(d.onColdStoreDown())
                 .hotWindow(window(d.hotWindow(), DedupPolicy.DEFAULT_HOT_WINDOW))
                 .coldWindow(window(d.coldWindow(), DedupPolicy.DEFAULT_COLD_WINDOW)).build();
-        return new DeclaredHandler(d.name(), Set.of(d.eventTypes()), d.keyedByRelationship(), d.sessions(), policy,
-            d.urgency());
+        return new DeclaredHandler(d.name(), Set.of(d.eventTypes()), d.keyedByRelationship(), d.sessions(), policy);
     }
 
     private static Duration window(String text, Duration otherwise) {

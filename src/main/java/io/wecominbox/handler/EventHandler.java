@@ -1,7 +1,6 @@
 package io.wecominbox.handler;
 
 import io.wecominbox.dedup.DedupPolicy;
-import io.wecominbox.pacing.Urgency;
 import java.util.List;
 import java.util.Set;
 
@@ -12,7 +11,7 @@ import java.util.Set;
  * (not the handler) builds the dedup key {@code wecom:{name}:{eventKey}[:{batchId}]}, claims it, and commits
  * the claim together with whatever {@link #handle} wrote or sent.
  *
- * <p>{@link #name()}, {@link #eventTypes()}, {@link #keyedByRelationship()}, {@link #urgency()} and {@link #policy()} read the
+ * <p>{@link #name()}, {@link #eventTypes()}, {@link #keyedByRelationship()} and {@link #policy()} read the
  * descriptor; a handler does not override them (test doubles without a descriptor do).
  */
 public interface EventHandler {
@@ -44,14 +43,6 @@ public interface EventHandler {
      */
     default boolean keyedByRelationship() {
         return descriptor().keyedByRelationship();
-    }
-
-    /**
-     * Its place in line while the callbacks need the CPU ({@code io.wecominbox.pacing.ConsumerPacing}): a
-     * customer-facing deadline never waits, a reply someone waits for barely, the rest catch up after the burst.
-     */
-    default Urgency urgency() {
-        return descriptor().urgency();
     }
 
     /** Windows and store-down behaviour in code; each value can be overridden per deployment by config. */

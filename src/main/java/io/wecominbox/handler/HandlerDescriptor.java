@@ -1,7 +1,6 @@
 package io.wecominbox.handler;
 
 import io.wecominbox.dedup.StoreDownAction;
-import io.wecominbox.pacing.Urgency;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -31,9 +30,6 @@ public @interface HandlerDescriptor {
 
     /** See {@link EventHandler#keyedByRelationship()}. */
     boolean keyedByRelationship() default false;
-
-    /** See {@link EventHandler#urgency()}: how long its events can wait while the callbacks need the CPU. */
-    Urgency urgency() default Urgency.CATCH_UP;
 
     /** The default of {@code handler.<name>.sessions}: the queue's concurrent consumer transactions. */
     int sessions() default 2;

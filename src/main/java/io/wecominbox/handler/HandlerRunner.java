@@ -13,7 +13,6 @@ import io.wecominbox.dedup.RejectedForRedelivery;
 import io.wecominbox.event.MalformedXmlException;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.logging.Redacted;
-import io.wecominbox.pacing.ConsumerPacing;
 import io.wecominbox.relationship.RelationshipGenerations;
 import io.wecominbox.relationship.RelationshipKey;
 import jakarta.annotation.PostConstruct;
@@ -66,9 +65,6 @@ public class HandlerRunner {
     @Inject
     RelationshipGenerations relationships;
 
-    @Inject
-    ConsumerPacing pacing;
-
     @Resource
     private TransactionSynchronizationRegistry transaction;
 
@@ -84,7 +80,6 @@ public class HandlerRunner {
      * low load), as one transaction: the dedup claims of the batch, the handler's effects, one commit.
      */
     public void run(EventHandler handler, Message message) {
-        pacing.beforeBatch(handler.name(), handler.urgency()); // the callbacks first; what waits joins the batch
         List<Message> batch = queued.batchOf(handler.name(), message);
         metrics.histogram("wecom.handler.batch.size", new Tag("handler", handler.name())).update(batch.size());
         List<EventMessage> delivered = new ArrayList<>(batch.size());

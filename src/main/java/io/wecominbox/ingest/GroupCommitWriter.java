@@ -4,8 +4,6 @@ import io.wecominbox.callbacklog.CallbackLogInsert;
 import io.wecominbox.callbacklog.IncomingDelivery;
 import io.wecominbox.callbacklog.RecordedDelivery;
 import io.wecominbox.db.Rollback;
-import io.wecominbox.pacing.CallbackPressure;
-import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
@@ -34,8 +32,7 @@ import javax.sql.DataSource;
  *
  * <p>When the writers fall behind (the oldest waiting delivery older than {@code wecom.ingest.shed-after-millis})
  * a new delivery is refused at once ({@link WritersBehindException}, a 503 that WeCom re-sends after 5 s) rather
- * than queued behind a wait that would end in a slow 503 anyway. The age of that oldest delivery is also what the
- * consumers' pacing watches.
+ * than queued behind a wait that would end in a slow 503 anyway.
  */
 @ApplicationScoped
 public class GroupCommitWriter {
@@ -62,20 +59,12 @@ public class GroupCommitWriter {
     @Inject
     private CallbackLogCommit commits;
 
-    @Inject
-    private CallbackPressure pressure;
-
     private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>(MAX_WAITING);
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean running = true;
     private final List<Thread> writers = new ArrayList<>();
     /** When a commit last failed for want of a database (System.nanoTime()); checked again after a second. */
     private volatile long lastUnavailable = System.nanoTime() - 2 * RECHECK_NANOS;
-
-    @PostConstruct
-    void watched() {
-        pressure.watchBacklog(this::oldestWaitingNanos);
-    }
 
     /** Stores the delivery and returns its row once committed; throws {@link DeliveryNotRecordedException}. */
     public RecordedDelivery store(IncomingDelivery delivery) {
@@ -114,11 +103,7 @@ public class GroupCommitWriter {
         }
     }
 
-    /** How long the oldest delivery not yet taken by a writer has waited; 0 when none waits. */
-    long oldestWaitingNanos() {
-        return oldestWaitingNanos(System.nanoTime());
-    }
-
+    /** How long the oldest delivery not yet taken by a writer has waited at {@code now}; 0 when none waits. */
     private long oldestWaitingNanos(long now) {
         Waiting head = queue.peek();
         return head == null ? 0 : Math.max(0, now - head.queuedNanos);

@@ -12,7 +12,6 @@ import io.wecominbox.handler.contact.ContactHandler;
 import io.wecominbox.handler.conversation.ConversationHandler;
 import io.wecominbox.handler.crm.CrmHandler;
 import io.wecominbox.handler.welcome.WelcomeHandler;
-import io.wecominbox.pacing.Urgency;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -52,8 +51,7 @@ class DeclaredHandlerTest {
         assertEquals("jms/queue/handler/crm", crm.queueJndiName());
         assertEquals("CrmEventConsumer", crm.consumerBean());
         assertEquals("handler.crm.sessions", crm.sessionsVariable());
-        DeclaredHandler dashed = new DeclaredHandler("vip-welcome", Set.of("text"), false, 1, COLD_REJECTS,
-            Urgency.CATCH_UP);
+        DeclaredHandler dashed = new DeclaredHandler("vip-welcome", Set.of("text"), false, 1, COLD_REJECTS);
         assertEquals("vipWelcomeHandlerQueue", dashed.queueId());
         assertEquals("VipWelcomeEventConsumer", dashed.consumerBean());
     }
@@ -69,21 +67,10 @@ class DeclaredHandlerTest {
         assertEquals(Duration.ofMinutes(5), new Short().policy().hotWindow());
         assertEquals(Duration.ofDays(7), new Short().policy().coldWindow());
         assertThrows(IllegalArgumentException.class,
-            () -> new DeclaredHandler("Crm", Set.of("text"), false, 1, COLD_REJECTS, Urgency.CATCH_UP));
+            () -> new DeclaredHandler("Crm", Set.of("text"), false, 1, COLD_REJECTS));
         assertThrows(IllegalArgumentException.class,
-            () -> new DeclaredHandler("crm", Set.of(), false, 1, COLD_REJECTS, Urgency.CATCH_UP));
+            () -> new DeclaredHandler("crm", Set.of(), false, 1, COLD_REJECTS));
         assertThrows(IllegalStateException.class, () -> DeclaredHandler.of(String.class));
-    }
-
-    @Test
-    void deadlinesDecideTheOrderInWhichTheHandlersGiveWayToTheCallbacks() {
-        assertEquals(Urgency.DEADLINE, new WelcomeHandler().urgency(), "a welcome code expires in 20 s");
-        assertEquals(Urgency.PROMPT, new BotHandler().urgency(), "someone waits for the bot's reply");
-        assertEquals(Urgency.CATCH_UP, new CrmHandler().urgency());
-        assertEquals(Urgency.CATCH_UP, new ConversationHandler().urgency());
-        assertEquals(Urgency.CATCH_UP, new ContactHandler().urgency());
-        assertThrows(IllegalArgumentException.class,
-            () -> new DeclaredHandler("crm", Set.of("text"), false, 1, COLD_REJECTS, null));
     }
 
     private static void check(EventHandler handler, String name, Set<String> types, boolean keyed, int sessions,

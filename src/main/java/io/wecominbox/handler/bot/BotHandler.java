@@ -7,7 +7,6 @@ import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandledEvent;
 import io.wecominbox.handler.HandlerDescriptor;
 import io.wecominbox.handler.bot.BotReplyLog.BotReply;
-import io.wecominbox.pacing.Urgency;
 import io.wecominbox.wecom.MessageSendRequest;
 import io.wecominbox.wecom.WeComApi;
 import io.wecominbox.wecom.WeComCallOutcome;
@@ -47,7 +46,7 @@ import java.util.logging.Logger;
  * REJECTs (the message waits for it). A dead Redis PROCEEDs: the cold tier still protects, and there is no
  * deadline that makes waiting costly, but also nothing gained by waiting.
  */
-@HandlerDescriptor(name = "bot", eventTypes = "text", urgency = Urgency.PROMPT,
+@HandlerDescriptor(name = "bot", eventTypes = "text",
     onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT)
 @ApplicationScoped
 public class BotHandler implements EventHandler {

@@ -10,7 +10,6 @@ import io.wecominbox.handler.welcome.WelcomeConfig.ConfiguredText;
 import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeCase;
 import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeResult;
 import io.wecominbox.logging.Redacted;
-import io.wecominbox.pacing.Urgency;
 import io.wecominbox.wecom.WeComApi;
 import io.wecominbox.wecom.WeComCallOutcome;
 import io.wecominbox.wecom.WelcomeContent;
@@ -53,7 +52,7 @@ import org.eclipse.microprofile.metrics.Tag;
  * roll back after the send anyway; rejecting at least does not spend the code on an unrecorded send.
  * Four sessions: each one's batch of calls is in flight together (welcome.sends.in.flight in server.xml).
  */
-@HandlerDescriptor(name = "welcome", eventTypes = "change_external_contact", sessions = 4, urgency = Urgency.DEADLINE,
+@HandlerDescriptor(name = "welcome", eventTypes = "change_external_contact", sessions = 4,
     onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT)
 @ApplicationScoped
 public class WelcomeHandler implements EventHandler {
