@@ -4,6 +4,7 @@ import io.wecominbox.callbacklog.CallbackLogInsert;
 import io.wecominbox.callbacklog.IncomingDelivery;
 import io.wecominbox.callbacklog.RecordedDelivery;
 import io.wecominbox.db.Rollback;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
@@ -63,8 +64,15 @@ public class GroupCommitWriter {
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean running = true;
     private final List<Thread> writers = new ArrayList<>();
+    /** {@code wecom.ingest.shed-after-millis}, read once: the ACK path compares against it on every callback. */
+    private long shedAfterNanos;
     /** When a commit last failed for want of a database (System.nanoTime()); checked again after a second. */
     private volatile long lastUnavailable = System.nanoTime() - 2 * RECHECK_NANOS;
+
+    @PostConstruct
+    void readSettings() {
+        shedAfterNanos = settings.shedAfter().toNanos();
+    }
 
     /** Stores the delivery and returns its row once committed; throws {@link DeliveryNotRecordedException}. */
     public RecordedDelivery store(IncomingDelivery delivery) {
@@ -75,7 +83,7 @@ public class GroupCommitWriter {
             throw new DeliveryNotRecordedException("the database was unavailable less than a second ago", null, true);
         }
         long behind = oldestWaitingNanos(now);
-        if (behind > settings.shedAfter().toNanos()) {
+        if (behind > shedAfterNanos) {
             throw new WritersBehindException(TimeUnit.NANOSECONDS.toMillis(behind));
         }
         Waiting waiting = new Waiting(delivery, now);
