@@ -21,7 +21,8 @@ import java.util.Map;
 @HandlerDescriptor(name = "crm",
     // customer and customer-group changes, and customers' text messages (the CRM's activity timeline)
     eventTypes = {"change_external_contact", "change_external_chat", "change_external_tag", "text"},
-    keyedByRelationship = true, onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT)
+    keyedByRelationship = true, onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT,
+    lingerMillis = 250)
 @ApplicationScoped
 public class CrmHandler implements EventHandler {
 
