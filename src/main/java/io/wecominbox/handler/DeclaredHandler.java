@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * {@code wecom-inbox/CrmEventConsumer}), so generating them changed nothing Liberty sees.
  */
 public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyedByRelationship, int sessions,
-                              DedupPolicy policy, int lingerMillis) {
+                              DedupPolicy policy) {
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -37,9 +37,6 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
         if (eventTypes.isEmpty() || sessions < 1) {
             throw new IllegalArgumentException("handler " + name + " needs event types and at least one session");
         }
-        if (lingerMillis < 0) {
-            throw new IllegalArgumentException("handler " + name + ": lingerMillis " + lingerMillis + " < 0");
-        }
         eventTypes = Set.copyOf(new TreeSet<>(eventTypes));
     }
 
@@ -53,8 +50,7 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
             : DedupPolicy.builder().onHotStoreDown(d.onHotStoreDown()).onColdStoreDown(d.onColdStoreDown())
                 .hotWindow(window(d.hotWindow(), DedupPolicy.DEFAULT_HOT_WINDOW))
                 .coldWindow(window(d.coldWindow(), DedupPolicy.DEFAULT_COLD_WINDOW)).build();
-        return new DeclaredHandler(d.name(), Set.of(d.eventTypes()), d.keyedByRelationship(), d.sessions(), policy,
-            d.lingerMillis());
+        return new DeclaredHandler(d.name(), Set.of(d.eventTypes()), d.keyedByRelationship(), d.sessions(), policy);
     }
 
     private static Duration window(String text, Duration otherwise) {

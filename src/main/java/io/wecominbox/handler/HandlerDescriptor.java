@@ -34,14 +34,6 @@ public @interface HandlerDescriptor {
     /** The default of {@code handler.<name>.sessions}: the queue's concurrent consumer transactions. */
     int sessions() default 2;
 
-    /**
-     * The default of {@code wecom.handler.<name>.linger-millis}: once its queue stands empty, how long a batch
-     * that is not full may still wait for messages arriving (from the batch's start). Waiting fills the
-     * transaction that pays for a prepare and a commit anyway. 0 (handlers with a deadline, like the welcome)
-     * takes what waits and nothing more.
-     */
-    int lingerMillis() default 0;
-
     /** No dedup record: the effect is an upsert keyed by the event (the store-down actions are then moot). */
     boolean naturallyIdempotent() default false;
 

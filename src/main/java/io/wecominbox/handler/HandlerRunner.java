@@ -80,7 +80,7 @@ public class HandlerRunner {
      * low load), as one transaction: the dedup claims of the batch, the handler's effects, one commit.
      */
     public void run(EventHandler handler, Message message) {
-        List<Message> batch = queued.batchOf(handler, message);
+        List<Message> batch = queued.batchOf(handler.name(), message);
         metrics.histogram("wecom.handler.batch.size", new Tag("handler", handler.name())).update(batch.size());
         List<EventMessage> delivered = new ArrayList<>(batch.size());
         for (Message m : batch) {

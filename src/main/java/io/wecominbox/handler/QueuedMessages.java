@@ -11,7 +11,7 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,15 +21,13 @@ import org.eclipse.microprofile.config.Config;
 
 /**
  * Widens a message-driven bean's transaction to a batch: besides the message the bean was given, it takes
- * what is already waiting on the same queue (receiveNoWait), then, for a handler with a linger, what arrives
- * within it ({@link BatchFill}), through the resource adapter's connection factory, whose session is enlisted
- * in the same XA transaction. The batch commits or rolls back
+ * what is already waiting on the same queue (receiveNoWait, never a wait) through the resource adapter's
+ * connection factory, whose session is enlisted in the same XA transaction. The batch commits or rolls back
  * as one. A redelivered message runs alone, and the members of a batch that rolled back are kept out of the
  * next batches (a selector on their message ids), so a poison message reaches the DLQ by itself.
  * <p>
  * Batch size: {@code wecom.handler.<name>.batch-size} (default {@value #DEFAULT_BATCH_SIZE}; 1 = one message
- * per transaction); linger: {@code wecom.handler.<name>.linger-millis} (default the handler's declared
- * {@code lingerMillis}; 0 = never wait). The factory's consumer window must be 0 (server.xml) so that every receive takes a
+ * per transaction). The factory's consumer window must be 0 (server.xml) so that every receive takes a
  * message from the broker, and the activation specs' too, so waiting messages stay on the queue instead of
  * sitting in one session's buffer.
  */
@@ -52,30 +50,26 @@ public class QueuedMessages {
 
     private final Map<String, Queue> queues = new ConcurrentHashMap<>();
 
-    /**
-     * {@code first}, then up to batch-size - 1 messages of the handler's queue, in this transaction: what waits,
-     * then what arrives within the handler's linger.
-     */
-    public List<Message> batchOf(EventHandler handler, Message first) {
-        int max = batchSize(handler.name());
+    /** {@code first}, then up to batch-size - 1 waiting messages of the handler's queue, in this transaction. */
+    public List<Message> batchOf(String handler, Message first) {
+        int max = batchSize(handler);
         if (max <= 1 || deliveryCount(first) > 1) {
             return List.of(first);
         }
-        List<Message> batch;
+        List<Message> batch = new ArrayList<>(max);
+        batch.add(first);
         try (JMSContext context = connectionFactory.createContext();
-             JMSConsumer consumer = context.createConsumer(queue(handler.name()), rolledBack.excludingSelector())) {
-            batch = new BatchFill<Message>(max, linger(handler), m -> deliveryCount(m) > 1, System::nanoTime)
-                .fill(first, new BatchFill.Source<>() {
-                    @Override
-                    public Message takeWaiting() {
-                        return consumer.receiveNoWait();
-                    }
-
-                    @Override
-                    public Message awaitArrival(long millis) {
-                        return consumer.receive(millis);
-                    }
-                });
+             JMSConsumer consumer = context.createConsumer(queue(handler), rolledBack.excludingSelector())) {
+            while (batch.size() < max) {
+                Message next = consumer.receiveNoWait();
+                if (next == null) {
+                    break;
+                }
+                batch.add(next);
+                if (deliveryCount(next) > 1) {
+                    break; // from a batch that rolled back elsewhere: no more company for it
+                }
+            }
         }
         if (batch.size() > 1) {
             List<String> ids = batch.stream().map(QueuedMessages::messageId).toList();
@@ -87,13 +81,6 @@ public class QueuedMessages {
     int batchSize(String handler) {
         return config.getOptionalValue("wecom.handler." + handler + ".batch-size", Integer.class)
             .orElse(DEFAULT_BATCH_SIZE);
-    }
-
-    /** {@code wecom.handler.<name>.linger-millis}, else the handler's declared {@code lingerMillis}. */
-    Duration linger(EventHandler handler) {
-        int millis = config.getOptionalValue("wecom.handler." + handler.name() + ".linger-millis", Integer.class)
-            .orElse(handler.descriptor().lingerMillis());
-        return Duration.ofMillis(Math.max(0, millis));
     }
 
     private Queue queue(String handler) {

@@ -25,18 +25,16 @@ class DeclaredHandlerTest {
     private static final DedupPolicy COLD_REJECTS = DedupPolicy.builder().onHotStoreDown(StoreDownAction.PROCEED)
         .onColdStoreDown(StoreDownAction.REJECT).build();
 
-    /** Only the handlers without a deadline wait to fill a batch: never the welcome, nor the bot, whose own
-     *  calls to WeCom fill its batches. */
     @Test
     void theHandlersDeclareWhatTheirMethodsUsedToReturn() {
         check(new CrmHandler(), "crm", Set.of("change_external_contact", "change_external_chat", "change_external_tag",
-            "text"), true, 2, COLD_REJECTS, 250);
+            "text"), true, 2, COLD_REJECTS);
         check(new ContactHandler(), "contact", Set.of("change_external_contact"), true, 2,
-            DedupPolicy.naturallyIdempotentHandler(), 250);
+            DedupPolicy.naturallyIdempotentHandler());
         check(new ConversationHandler(), "conversation", Set.of("text", "image", "voice", "video", "location", "link",
-            "file"), false, 2, DedupPolicy.naturallyIdempotentHandler(), 250);
-        check(new WelcomeHandler(), "welcome", Set.of("change_external_contact"), false, 4, COLD_REJECTS, 0);
-        check(new BotHandler(), "bot", Set.of("text"), false, 2, COLD_REJECTS, 0);
+            "file"), false, 2, DedupPolicy.naturallyIdempotentHandler());
+        check(new WelcomeHandler(), "welcome", Set.of("change_external_contact"), false, 4, COLD_REJECTS);
+        check(new BotHandler(), "bot", Set.of("text"), false, 2, COLD_REJECTS);
     }
 
     @Test
@@ -53,7 +51,7 @@ class DeclaredHandlerTest {
         assertEquals("jms/queue/handler/crm", crm.queueJndiName());
         assertEquals("CrmEventConsumer", crm.consumerBean());
         assertEquals("handler.crm.sessions", crm.sessionsVariable());
-        DeclaredHandler dashed = new DeclaredHandler("vip-welcome", Set.of("text"), false, 1, COLD_REJECTS, 0);
+        DeclaredHandler dashed = new DeclaredHandler("vip-welcome", Set.of("text"), false, 1, COLD_REJECTS);
         assertEquals("vipWelcomeHandlerQueue", dashed.queueId());
         assertEquals("VipWelcomeEventConsumer", dashed.consumerBean());
     }
@@ -69,20 +67,19 @@ class DeclaredHandlerTest {
         assertEquals(Duration.ofMinutes(5), new Short().policy().hotWindow());
         assertEquals(Duration.ofDays(7), new Short().policy().coldWindow());
         assertThrows(IllegalArgumentException.class,
-            () -> new DeclaredHandler("Crm", Set.of("text"), false, 1, COLD_REJECTS, 0));
+            () -> new DeclaredHandler("Crm", Set.of("text"), false, 1, COLD_REJECTS));
         assertThrows(IllegalArgumentException.class,
-            () -> new DeclaredHandler("crm", Set.of(), false, 1, COLD_REJECTS, 0));
+            () -> new DeclaredHandler("crm", Set.of(), false, 1, COLD_REJECTS));
         assertThrows(IllegalStateException.class, () -> DeclaredHandler.of(String.class));
     }
 
     private static void check(EventHandler handler, String name, Set<String> types, boolean keyed, int sessions,
-                              DedupPolicy policy, int lingerMillis) {
+                              DedupPolicy policy) {
         assertEquals(name, handler.name());
         assertEquals(types, handler.eventTypes());
         assertEquals(keyed, handler.keyedByRelationship(), name);
         assertEquals(policy, handler.policy(), name);
         assertEquals(sessions, handler.descriptor().sessions(), name);
-        assertEquals(lingerMillis, handler.descriptor().lingerMillis(), name);
         assertFalse(handler.eventTypes().isEmpty());
         assertTrue(HandlerRoute.of(handler).equals(handler.descriptor().route()));
     }

@@ -113,30 +113,6 @@ class HandlerBatchIT {
         assertEquals(1, messages().count(crmOutbound, "eventKey = '" + key + "'"));
     }
 
-    /**
-     * crm declares a linger of 250 ms: messages that arrive one by one, 150 ms apart, on a queue that stands
-     * empty in between, still share transactions (one transaction's rows carry one xmin). Without the linger
-     * (wecom.handler.crm.linger-millis=0) each finds the queue empty and commits alone, and this fails.
-     */
-    @Test
-    void messagesArrivingOneByOneWithinTheLingerShareATransaction() throws Exception {
-        List<String> keys = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            String msgId = HandlerOutcomes.uniqueMsgId();
-            keys.add("customer:msg:" + msgId);
-            messages().sendTogether(crmQueue, SampleEvents.textMessage(msgId, "arriving " + i),
-                HandlerMessages.textMessageProperties(msgId), 1);
-            Thread.sleep(150);
-        }
-        for (String key : keys) {
-            assertEquals(List.of("PROCESSED"), outcomes().awaitDispositions("crm", key, WAIT, d -> !d.isEmpty()), key);
-        }
-        String inList = String.join(",", keys.stream().map(k -> "'" + k + "'").toList());
-        long transactions = outcomes().count("SELECT count(DISTINCT xmin::text) FROM handler_dedup"
-            + " WHERE handler = 'crm' AND event_key IN (" + inList + ")");
-        assertTrue(transactions < keys.size(), "10 messages 150 ms apart took " + transactions + " transactions");
-    }
-
     private long largestBatch(String handler) {
         Histogram h = metrics.getHistogram(new MetricID("wecom.handler.batch.size", new Tag("handler", handler)));
         return h == null ? 0 : (long) h.getSnapshot().getMax();

@@ -20,7 +20,7 @@ import java.util.logging.Logger;
  * Adds are keyed by relationship generation, so a pulled record and its late callback meet.
  */
 @HandlerDescriptor(name = "contact", eventTypes = "change_external_contact", keyedByRelationship = true,
-    naturallyIdempotent = true, lingerMillis = 250)
+    naturallyIdempotent = true)
 @ApplicationScoped
 public class ContactHandler implements EventHandler {
 

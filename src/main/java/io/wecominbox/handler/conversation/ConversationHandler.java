@@ -12,8 +12,7 @@ import java.util.logging.Logger;
  * so a repeat is harmless by construction. Declared naturally idempotent: no dedup record, no claim.
  */
 @HandlerDescriptor(name = "conversation",
-    eventTypes = {"text", "image", "voice", "video", "location", "link", "file"}, naturallyIdempotent = true,
-    lingerMillis = 250)
+    eventTypes = {"text", "image", "voice", "video", "location", "link", "file"}, naturallyIdempotent = true)
 @ApplicationScoped
 public class ConversationHandler implements EventHandler {
 

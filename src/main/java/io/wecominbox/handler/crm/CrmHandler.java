@@ -21,8 +21,7 @@ import java.util.Map;
 @HandlerDescriptor(name = "crm",
     // customer and customer-group changes, and customers' text messages (the CRM's activity timeline)
     eventTypes = {"change_external_contact", "change_external_chat", "change_external_tag", "text"},
-    keyedByRelationship = true, onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT,
-    lingerMillis = 250)
+    keyedByRelationship = true, onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT)
 @ApplicationScoped
 public class CrmHandler implements EventHandler {
 
