@@ -38,8 +38,15 @@ public class CallbackServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(CallbackServlet.class.getName());
 
-    /** How long past the body deadline the container's own async timeout waits (the answer's time included). */
-    private static final long CONTAINER_TIMEOUT_MARGIN_MILLIS = 30_000;
+    /**
+     * How long past the body deadline and the commit wait the container's own async timeout waits (a delivery
+     * parked on the broker while the database is away takes milliseconds of it). Short on purpose: the
+     * container's timer, cancelled or not, holds its request until then.
+     */
+    private static final long CONTAINER_TIMEOUT_MARGIN_MILLIS = 1_000;
+
+    /** How often the body deadlines are checked: a slow body is cut at most this late. */
+    private static final long DEADLINE_SWEEP_MILLIS = 100;
 
     @Inject
     private transient CallbackIntake intake;
@@ -50,9 +57,26 @@ public class CallbackServlet extends HttpServlet {
     @Inject
     private transient IngestSettings settings;
 
-    /** Cuts a body still arriving at its deadline (the container's own async timeout answers 500, not 408). */
+    /** Sweeps the body deadlines and answers the expired (the container's own async timeout answers 500, not 408). */
     @Resource
-    private transient ManagedScheduledExecutorService deadlines;
+    private transient ManagedScheduledExecutorService scheduler;
+
+    private transient BodyDeadlines deadlines;
+    private transient Future<?> sweep;
+
+    @Override
+    public void init() throws ServletException {
+        deadlines = new BodyDeadlines(scheduler);
+        sweep = scheduler.scheduleWithFixedDelay(() -> deadlines.expireDue(System.nanoTime()),
+                DEADLINE_SWEEP_MILLIS, DEADLINE_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void destroy() {
+        if (sweep != null) {
+            sweep.cancel(false);
+        }
+    }
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -91,14 +115,14 @@ public class CallbackServlet extends HttpServlet {
                 return;
             }
             AsyncContext context = request.startAsync();
-            // a backstop only: our own deadline answers first
-            context.setTimeout(settings.bodyTimeout().toMillis() + CONTAINER_TIMEOUT_MARGIN_MILLIS);
+            // a backstop only: our own deadline answers first, and the answer waits at most the commit wait
+            context.setTimeout(settings.bodyTimeout().toMillis() + settings.commitWait().toMillis()
+                    + CONTAINER_TIMEOUT_MARGIN_MILLIS);
             ServletInputStream in = request.getInputStream();
             BodyReader reader = new BodyReader(context, in, body, delivery, () -> admission.releaseSource(permit));
             context.addListener(reader);
             async = true;
-            reader.deadline = deadlines.schedule(reader::tooSlow, settings.bodyTimeout().toMillis(),
-                    TimeUnit.MILLISECONDS);
+            reader.deadline = deadlines.register(arrived + settings.bodyTimeout().toNanos(), reader::tooSlow);
             in.setReadListener(reader);
         } finally {
             if (!async) {
@@ -135,7 +159,7 @@ public class CallbackServlet extends HttpServlet {
         private final Runnable answered;
         private final byte[] chunk = new byte[CappedBody.FIRST_CHUNK_BYTES];
         private final AtomicBoolean ended = new AtomicBoolean();
-        private volatile Future<?> deadline;
+        private volatile BodyDeadlines.Pending deadline;
 
         BodyReader(AsyncContext context, ServletInputStream in, CappedBody body, Delivery delivery, Runnable answered) {
             this.context = context;
@@ -207,9 +231,9 @@ public class CallbackServlet extends HttpServlet {
             if (!ended.compareAndSet(false, true)) {
                 return;
             }
-            Future<?> pending = deadline;
+            BodyDeadlines.Pending pending = deadline;
             if (pending != null) {
-                pending.cancel(false);
+                pending.cancel();
             }
             try {
                 intake.deliver(delivery.app, delivery.query, arrived, delivery.source)
