@@ -141,7 +141,11 @@ bench_run() {
   shift 2
   [ -n "${BENCH_PROFILE:-}" ] && profile_start "$name"
   set +e
-  java -Xms256m -Xmx1500m -XX:+UseSerialGC -cp "$CLASSPATH_NOW" "$main" \
+  # The driver's own pauses are charged to the server (a send or an answer they delay counts as ACK latency):
+  # a fixed heap with a large young generation, and a common pool of 2 so that the HTTP client's completions
+  # do not start a thread each (CompletableFuture's default on a 2-core machine).
+  java -Xms1500m -Xmx1500m -Xmn600m -XX:+UseSerialGC -Xlog:gc:file="$OUT_DIR/$name-$STAMP-driver-gc.log" \
+    -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 -cp "$CLASSPATH_NOW" "$main" \
     --base-url "http://127.0.0.1:$TARGET_PORT" --pgbench "$PGBENCH_BIN" "${API_ARGS[@]}" \
     --broker-console "http://127.0.0.1:$ARTEMIS_CONSOLE_PORT/console/jolokia" \
     --watch "liberty=$LIBERTY_PID" --watch "artemis=$ARTEMIS_PID" --watch "postgres=$POSTGRES_PID" \
