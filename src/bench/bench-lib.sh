@@ -61,6 +61,10 @@ bench_prepare() {
     : "${BENCH_API_PORT:=${WECOM_SIM_API_PORT:-9092}}"
     export WECOM_API_BASE_URL=http://127.0.0.1:$BENCH_API_PORT
     API_ARGS=(--api-port "$BENCH_API_PORT")
+    # Liberty's collections in a GC log of the run (its pauses stop the callbacks too; server start reads JVM_ARGS)
+    mkdir -p "$BUILD_DIR/bench"
+    LIBERTY_GC_LOG=$BUILD_DIR/bench/$name-$(date -u +%Y%m%dT%H%M%SZ)-liberty-gc-%p.log
+    export JVM_ARGS="${JVM_ARGS:+$JVM_ARGS }-Xlog:gc:file=$LIBERTY_GC_LOG:time,uptime"
     run_stack_for_bench "$APP_ROOT" "$STACK_DIR/logs/$name-run.log"
   fi
   NODES=${INGEST_BENCH_NODES:-1}
