@@ -41,10 +41,10 @@ final class BodyDeadlines {
         return p;
     }
 
-    /** Hands every deadline due by {@code nowNanos} to its expiry, once; the sweep calls it periodically. */
-    void expireDue(long nowNanos) {
+    /** Hands every deadline due by {@code byNanos} to its expiry, once; the sweep calls it periodically. */
+    void expireDue(long byNanos) {
         for (Pending p : pending) {
-            if (nowNanos - p.dueNanos >= 0 && pending.remove(p)) {
+            if (byNanos - p.dueNanos >= 0 && pending.remove(p)) {
                 try {
                     expiries.execute(p.onExpiry);
                 } catch (RuntimeException refused) {

@@ -45,8 +45,12 @@ public class CallbackServlet extends HttpServlet {
      */
     private static final long CONTAINER_TIMEOUT_MARGIN_MILLIS = 1_000;
 
-    /** How often the body deadlines are checked: a slow body is cut at most this late. */
-    private static final long DEADLINE_SWEEP_MILLIS = 100;
+    /**
+     * How often the body deadlines are checked. A sweep cuts what falls due before the next one, so a slow body
+     * is cut up to this much early, never late: a silent client must get its 408 before the endpoint's own
+     * read timeout (the same 5 s, counted from its last byte) cuts the connection as a broken-off body.
+     */
+    private static final long DEADLINE_SWEEP_MILLIS = 50;
 
     @Inject
     private transient CallbackIntake intake;
@@ -67,7 +71,8 @@ public class CallbackServlet extends HttpServlet {
     @Override
     public void init() throws ServletException {
         deadlines = new BodyDeadlines(scheduler);
-        sweep = scheduler.scheduleWithFixedDelay(() -> deadlines.expireDue(System.nanoTime()),
+        long sweepNanos = TimeUnit.MILLISECONDS.toNanos(DEADLINE_SWEEP_MILLIS);
+        sweep = scheduler.scheduleWithFixedDelay(() -> deadlines.expireDue(System.nanoTime() + sweepNanos),
                 DEADLINE_SWEEP_MILLIS, DEADLINE_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
 
