@@ -67,9 +67,16 @@ public class CallbackServlet extends HttpServlet {
 
     private transient BodyDeadlines deadlines;
     private transient Future<?> sweep;
+    /** Read once: every callback uses them. */
+    private long bodyTimeoutNanos;
+    private long containerTimeoutMillis;
 
     @Override
     public void init() throws ServletException {
+        bodyTimeoutNanos = settings.bodyTimeout().toNanos();
+        // a backstop only: our own deadline answers first, and the answer waits at most the commit wait
+        containerTimeoutMillis = settings.bodyTimeout().toMillis() + settings.commitWait().toMillis()
+                + CONTAINER_TIMEOUT_MARGIN_MILLIS;
         deadlines = new BodyDeadlines(scheduler);
         long sweepNanos = TimeUnit.MILLISECONDS.toNanos(DEADLINE_SWEEP_MILLIS);
         sweep = scheduler.scheduleWithFixedDelay(() -> deadlines.expireDue(System.nanoTime() + sweepNanos),
@@ -120,14 +127,12 @@ public class CallbackServlet extends HttpServlet {
                 return;
             }
             AsyncContext context = request.startAsync();
-            // a backstop only: our own deadline answers first, and the answer waits at most the commit wait
-            context.setTimeout(settings.bodyTimeout().toMillis() + settings.commitWait().toMillis()
-                    + CONTAINER_TIMEOUT_MARGIN_MILLIS);
+            context.setTimeout(containerTimeoutMillis);
             ServletInputStream in = request.getInputStream();
             BodyReader reader = new BodyReader(context, in, body, delivery, () -> admission.releaseSource(permit));
             context.addListener(reader);
             async = true;
-            reader.deadline = deadlines.register(arrived + settings.bodyTimeout().toNanos(), reader::tooSlow);
+            reader.deadline = deadlines.register(arrived + bodyTimeoutNanos, reader::tooSlow);
             in.setReadListener(reader);
         } finally {
             if (!async) {
