@@ -27,9 +27,11 @@ import org.eclipse.microprofile.config.Config;
  * next batches (a selector on their message ids), so a poison message reaches the DLQ by itself.
  * <p>
  * Batch size: {@code wecom.handler.<name>.batch-size} (default {@value #DEFAULT_BATCH_SIZE}; 1 = one message
- * per transaction). The factory's consumer window must be 0 (server.xml) so that every receive takes a
- * message from the broker, and the activation specs' too, so waiting messages stay on the queue instead of
- * sitting in one session's buffer.
+ * per transaction). The activation specs' consumer window is 0, so waiting messages stay on the queue instead
+ * of sitting in an idle session's buffer. This factory's is not (background.consumer.window.bytes): the broker
+ * streams the waiting messages into the batch's consumer, where a window of 0 cost a round trip per message.
+ * What is still buffered when the consumer closes goes back to the queue with its delivery count unchanged
+ * (Artemis counts only what was handed out); after a crash it comes back counted once, and runs alone.
  */
 @ApplicationScoped
 public class QueuedMessages {

@@ -46,7 +46,7 @@ public class ParkedDeliveries {
     private static final Logger LOG = Logger.getLogger(ParkedDeliveries.class.getName());
     private static final int DRAIN_BATCH = 256;
 
-    @Resource(lookup = JndiNames.RELAY_CONNECTION_FACTORY, shareable = false)
+    @Resource(lookup = JndiNames.PARKING_CONNECTION_FACTORY, shareable = false)
     private ConnectionFactory connectionFactory;
 
     @Resource(lookup = JndiNames.INGEST_PENDING_QUEUE)

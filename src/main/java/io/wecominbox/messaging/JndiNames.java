@@ -9,6 +9,8 @@ public final class JndiNames {
     public static final String BACKGROUND_CONNECTION_FACTORY = "jms/cf/background";
     /** Local JMS transactions, no XA: the publication relay and replays (allowLocalTransactions in server.xml). */
     public static final String RELAY_CONNECTION_FACTORY = "jms/cf/relay";
+    /** Local JMS transactions on the callback's path: deliveries kept while PostgreSQL is down, and their drain. */
+    public static final String PARKING_CONNECTION_FACTORY = "jms/cf/parking";
     /** Where the ACK path keeps deliveries while PostgreSQL is down (broker address wecom.ingest.pending). */
     public static final String INGEST_PENDING_QUEUE = "jms/queue/ingest-pending";
     public static final String PROBE_QUEUE = "jms/queue/probe";

@@ -8,7 +8,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One local JMS transaction (no XA) on a pooled, unshared session of {@link JndiNames#RELAY_CONNECTION_FACTORY}.
+ * One local JMS transaction (no XA) on a pooled, unshared session of {@link JndiNames#RELAY_CONNECTION_FACTORY}
+ * or {@link JndiNames#PARKING_CONNECTION_FACTORY}.
  *
  * <p>Why closing rolls back: the resource adapter returns the physical session to the pool without ending its
  * transaction (Artemis RA 2.53, {@code ActiveMQRAManagedConnection.cleanup}), so whatever a borrower left
