@@ -93,6 +93,32 @@ class HandlerBatchIT {
         assertTrue(largestBatch("crm") > 1, "60 waiting messages were taken several per transaction");
     }
 
+    /**
+     * 150 waiting messages are more than a batch and more than the batch consumer's window: the broker streams
+     * more into a batch's buffer than the batch takes, and what is left there goes back to the queue when the
+     * consumer closes. Those messages must come back as first deliveries: counted as redelivered, they would
+     * run alone and move towards the DLQ without ever having failed.
+     */
+    @Test
+    void messagesLeftInABatchReceiveBufferReturnUncountedAndRunInLaterBatches() throws Exception {
+        List<Outgoing> backlog = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            String msgId = HandlerOutcomes.uniqueMsgId();
+            backlog.add(new Outgoing(SampleEvents.textMessage(msgId, "buffered " + i),
+                HandlerMessages.textMessageProperties(msgId)));
+        }
+        sendTogether(crmQueue, backlog);
+
+        for (Outgoing m : backlog) {
+            String key = (String) m.properties().get("eventKey");
+            assertEquals(List.of("PROCESSED"), outcomes().awaitDispositions("crm", key, WAIT, d -> !d.isEmpty()), key);
+            assertEquals(0, outcomes().count("SELECT count(*) FROM handler_disposition WHERE handler = 'crm'"
+                + " AND event_key = ? AND delivery_count > 1", key), key + " was delivered more than once");
+            assertEquals(1, messages().count(crmOutbound, "eventKey = '" + key + "'"), key);
+        }
+        assertTrue(largestBatch("crm") > 1, "150 waiting messages were taken several per transaction");
+    }
+
     @Test
     void copiesOfOneEventInsideOneBatchRunItOnce() throws Exception {
         String msgId = HandlerOutcomes.uniqueMsgId();
