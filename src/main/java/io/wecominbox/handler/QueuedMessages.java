@@ -31,7 +31,8 @@ import org.eclipse.microprofile.config.Config;
  * of sitting in an idle session's buffer. This factory's is not (background.consumer.window.bytes): the broker
  * streams the waiting messages into the batch's consumer, where a window of 0 cost a round trip per message.
  * What is still buffered when the consumer closes goes back to the queue with its delivery count unchanged
- * (Artemis counts only what was handed out); after a crash it comes back counted once, and runs alone.
+ * (Artemis takes the count back for a consumer that closed normally); after a crash it comes back counted
+ * once, and runs alone.
  */
 @ApplicationScoped
 public class QueuedMessages {

@@ -3,6 +3,8 @@ package io.wecominbox.ingest;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The body deadlines of the callbacks still being read, checked by one periodic sweep rather than a timer per
@@ -11,6 +13,8 @@ import java.util.concurrent.Executor;
  * responses) alive, which the garbage collector copied and promoted at every pause.
  */
 final class BodyDeadlines {
+
+    private static final Logger LOG = Logger.getLogger(BodyDeadlines.class.getName());
 
     /** One request's deadline; {@link #cancel()} once its body is complete or refused. */
     final class Pending {
@@ -48,9 +52,18 @@ final class BodyDeadlines {
                 try {
                     expiries.execute(p.onExpiry);
                 } catch (RuntimeException refused) {
-                    p.onExpiry.run(); // the executor is shutting down: answer here rather than never
+                    runHere(p); // the executor is shutting down: answer here rather than never
                 }
             }
+        }
+    }
+
+    /** On the sweeping thread, whose periodic task would end for good if anything escaped it. */
+    private static void runHere(Pending p) {
+        try {
+            p.onExpiry.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "a callback's body deadline could not be answered", e);
         }
     }
 

@@ -53,4 +53,19 @@ class BodyDeadlinesTest {
         deadlines.expireDue(10);
         assertEquals(1, expired.get());
     }
+
+    @Test
+    void anExpiryThatThrowsOnTheSweepingThreadLeavesTheSweepAndTheOtherDeadlinesGoing() {
+        AtomicInteger expired = new AtomicInteger();
+        BodyDeadlines deadlines = new BodyDeadlines(task -> {
+            throw new RejectedExecutionException("shutting down");
+        });
+        deadlines.register(10, () -> {
+            throw new IllegalStateException("response already gone");
+        });
+        deadlines.register(10, expired::incrementAndGet);
+        deadlines.expireDue(10);
+        assertEquals(1, expired.get());
+        assertEquals(0, deadlines.size());
+    }
 }
