@@ -46,9 +46,7 @@ class BodyDeadlinesTest {
     @Test
     void anExpiryTheExecutorRefusesRunsOnTheSweepingThread() {
         AtomicInteger expired = new AtomicInteger();
-        BodyDeadlines deadlines = new BodyDeadlines(task -> {
-            throw new RejectedExecutionException("shutting down");
-        });
+        BodyDeadlines deadlines = whileTheExecutorShutsDown();
         deadlines.register(10, expired::incrementAndGet);
         deadlines.expireDue(10);
         assertEquals(1, expired.get());
@@ -57,9 +55,7 @@ class BodyDeadlinesTest {
     @Test
     void anExpiryThatThrowsOnTheSweepingThreadLeavesTheSweepAndTheOtherDeadlinesGoing() {
         AtomicInteger expired = new AtomicInteger();
-        BodyDeadlines deadlines = new BodyDeadlines(task -> {
-            throw new RejectedExecutionException("shutting down");
-        });
+        BodyDeadlines deadlines = whileTheExecutorShutsDown();
         deadlines.register(10, () -> {
             throw new IllegalStateException("response already gone");
         });
@@ -67,5 +63,11 @@ class BodyDeadlinesTest {
         deadlines.expireDue(10);
         assertEquals(1, expired.get());
         assertEquals(0, deadlines.size());
+    }
+
+    private static BodyDeadlines whileTheExecutorShutsDown() {
+        return new BodyDeadlines(task -> {
+            throw new RejectedExecutionException("shutting down");
+        });
     }
 }
