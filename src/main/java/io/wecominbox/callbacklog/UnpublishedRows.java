@@ -7,13 +7,22 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
-/** The relay's SQL over callback_log.published_at (V40): take the oldest waiting rows, mark them published. */
+/**
+ * The relay's SQL over callback_log.published_at (V40): take the oldest waiting rows of a lane, mark them
+ * published. A lane is a set of event types: its rows ({@link #takeOfTypes}, V75's index) or every other row
+ * ({@link #takeOtherThan}); together the two take every row, an event type missing from a row included.
+ */
 public final class UnpublishedRows {
 
     // SKIP LOCKED: rows another node's relay holds are its to publish; this one takes the next ones.
-    private static final String TAKE = "SELECT " + EventMessages.COLUMNS
-        + " FROM callback_log WHERE published_at IS NULL ORDER BY callback_log_id LIMIT ? FOR UPDATE SKIP LOCKED";
+    private static final String TAKE_OF_TYPES = "SELECT " + EventMessages.COLUMNS
+        + " FROM callback_log WHERE published_at IS NULL AND event_type = ANY (?)"
+        + " ORDER BY callback_log_id LIMIT ? FOR UPDATE SKIP LOCKED";
+    private static final String TAKE_OTHERS = "SELECT " + EventMessages.COLUMNS
+        + " FROM callback_log WHERE published_at IS NULL AND NOT (coalesce(event_type, '') = ANY (?))"
+        + " ORDER BY callback_log_id LIMIT ? FOR UPDATE SKIP LOCKED";
     private static final String MARK = "UPDATE callback_log SET published_at = now() WHERE callback_log_id = ANY (?)";
     private static final String BACKLOG = """
             SELECT count(*), coalesce(extract(epoch FROM now() - min(received_at)), 0)
@@ -23,11 +32,22 @@ public final class UnpublishedRows {
     private UnpublishedRows() {
     }
 
-    /** Locks and returns up to {@code limit} waiting rows, oldest first, as the messages to publish. */
-    public static List<EventEnvelope> take(Connection c, int limit) throws SQLException {
+    /** Locks and returns up to {@code limit} waiting rows of these types, oldest first, as messages to publish. */
+    public static List<EventEnvelope> takeOfTypes(Connection c, Set<String> types, int limit) throws SQLException {
+        return take(c, TAKE_OF_TYPES, types, limit);
+    }
+
+    /** The same for every waiting row whose type is none of these (all of them when the set is empty). */
+    public static List<EventEnvelope> takeOtherThan(Connection c, Set<String> types, int limit) throws SQLException {
+        return take(c, TAKE_OTHERS, types, limit);
+    }
+
+    private static List<EventEnvelope> take(Connection c, String sql, Set<String> types, int limit)
+            throws SQLException {
         List<EventEnvelope> rows = new ArrayList<>();
-        try (PreparedStatement take = c.prepareStatement(TAKE)) {
-            take.setInt(1, limit);
+        try (PreparedStatement take = c.prepareStatement(sql)) {
+            take.setArray(1, c.createArrayOf("text", types.toArray()));
+            take.setInt(2, limit);
             try (ResultSet rs = take.executeQuery()) {
                 while (rs.next()) {
                     rows.add(EventMessages.read(rs));

@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
  * configuration derives from it. Those names are today's hand-written ones (e.g. activation spec
  * {@code wecom-inbox/CrmEventConsumer}), so generating them changed nothing Liberty sees.
  */
-public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyedByRelationship, int sessions,
-                              DedupPolicy policy) {
+public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyedByRelationship,
+                              boolean deadlineLane, int sessions, DedupPolicy policy) {
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -50,7 +50,8 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
             : DedupPolicy.builder().onHotStoreDown(d.onHotStoreDown()).onColdStoreDown(d.onColdStoreDown())
                 .hotWindow(window(d.hotWindow(), DedupPolicy.DEFAULT_HOT_WINDOW))
                 .coldWindow(window(d.coldWindow(), DedupPolicy.DEFAULT_COLD_WINDOW)).build();
-        return new DeclaredHandler(d.name(), Set.of(d.eventTypes()), d.keyedByRelationship(), d.sessions(), policy);
+        return new DeclaredHandler(d.name(), Set.of(d.eventTypes()), d.keyedByRelationship(), d.deadlineLane(),
+            d.sessions(), policy);
     }
 
     private static Duration window(String text, Duration otherwise) {

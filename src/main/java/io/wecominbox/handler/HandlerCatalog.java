@@ -10,7 +10,9 @@ import jakarta.inject.Inject;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /** Every handler deployed, with the policy it runs under right now (defaults plus config). */
 @ApplicationScoped
@@ -38,6 +40,16 @@ public class HandlerCatalog {
     /** Every deployed handler, by name. */
     public List<EventHandler> handlers() {
         return handlers.stream().sorted(Comparator.comparing(EventHandler::name)).toList();
+    }
+
+    /** The event types a deadline waits on ({@link HandlerDescriptor#deadlineLane()}): the relay's lane of its own. */
+    public Set<String> deadlineLaneTypes() {
+        return deadlineLaneTypes(handlers.stream().map(EventHandler::descriptor).toList());
+    }
+
+    static Set<String> deadlineLaneTypes(List<DeclaredHandler> declared) {
+        return declared.stream().filter(DeclaredHandler::deadlineLane).flatMap(d -> d.eventTypes().stream())
+            .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** The policy a handler runs under right now (its defaults with config applied). */

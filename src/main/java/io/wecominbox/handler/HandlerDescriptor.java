@@ -31,6 +31,12 @@ public @interface HandlerDescriptor {
     /** See {@link EventHandler#keyedByRelationship()}. */
     boolean keyedByRelationship() default false;
 
+    /**
+     * A deadline waits on these events (the welcome's 20 s): the publication relay sends every event of their
+     * types on a lane of its own, so they do not queue behind the other events that arrived before them.
+     */
+    boolean deadlineLane() default false;
+
     /** The default of {@code handler.<name>.sessions}: the queue's concurrent consumer transactions. */
     int sessions() default 2;
 

@@ -3,6 +3,7 @@ package io.wecominbox.relay;
 import io.wecominbox.callbacklog.UnpublishedRows;
 import io.wecominbox.db.Rollback;
 import io.wecominbox.Failures;
+import io.wecominbox.handler.HandlerCatalog;
 import io.wecominbox.ingest.CallbackRowsCommitted;
 import io.wecominbox.messaging.EventEnvelope;
 import io.wecominbox.messaging.JndiNames;
@@ -20,7 +21,11 @@ import jakarta.jms.Topic;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,6 +41,12 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
  * One PostgreSQL transaction holds the rows' locks around one JMS transaction, so a row is published by one
  * node at a time; a crash between the broker's commit and ours re-sends the batch, which the broker drops by
  * duplicate id. With the broker down the rows wait, and the loop retries with a back-off until it returns.
+ *
+ * <p>Two lanes, each a loop of its own: the event types a deadline waits on (the welcome's adds,
+ * {@link HandlerCatalog#deadlineLaneTypes()}) and all the others. Under load one transaction of 500 rows took
+ * seconds, and a welcome arriving behind text messages waited for them; on its own lane it waits only for the
+ * few events of its kind. Each lane keeps arrival order among its rows (a relationship's add, edit and delete
+ * are all in the deadline lane); across lanes the handlers never relied on order (two nodes reorder too).
  */
 @ApplicationScoped
 public class PublicationRelay {
@@ -62,44 +73,50 @@ public class PublicationRelay {
     @Inject
     private PublicationHold hold;
 
+    @Inject
+    private HandlerCatalog handlers;
+
     /** Rows one JMS transaction carries; also the relay's window of possible re-sends after a crash. */
     @Inject
     @ConfigProperty(name = "wecom.relay.batch-size", defaultValue = "500")
     int batchSize;
 
-    private final Semaphore wake = new Semaphore(0);
     private final AtomicLong backlog = new AtomicLong();
     private final AtomicLong oldestMillis = new AtomicLong();
     private final AtomicLong published = new AtomicLong();
-    private volatile Instant lastSuccess;
-    private volatile String lastFailure;
-    private volatile boolean running = true;
+    private final List<Lane> lanes = new ArrayList<>();
     private volatile long lastBacklogRead;
-    private Thread loop;
+    private volatile boolean running = true;
 
     @PostConstruct
     void start() {
         metrics.gauge("wecom.relay.backlog", backlog, AtomicLong::get);
         metrics.gauge("wecom.relay.oldest.unpublished.seconds", oldestMillis, v -> v.get() / 1000.0);
         metrics.gauge("wecom.relay.published", published, AtomicLong::get);
-        loop = threads.newThread(this::run);
-        loop.setName("wecom-publication-relay");
-        loop.setDaemon(true);
-        loop.start();
+        Set<String> deadlineTypes = handlers.deadlineLaneTypes();
+        if (!deadlineTypes.isEmpty()) {
+            lanes.add(new Lane("wecom-publication-relay-deadline",
+                c -> UnpublishedRows.takeOfTypes(c, deadlineTypes, batchSize)));
+        }
+        lanes.add(new Lane("wecom-publication-relay", c -> UnpublishedRows.takeOtherThan(c, deadlineTypes, batchSize)));
+        lanes.forEach(Lane::start);
     }
 
     /** Starts the relay with the application: rows left unpublished before a stop go out without a new callback. */
     void onStartup(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        // being called created the bean, which started the loop
+        // being called created the bean, which started the loops
     }
 
     void onCommit(@Observes CallbackRowsCommitted committed) {
-        wake.release();
+        lanes.forEach(Lane::wake);
     }
 
-    /** For readiness and the dashboard. */
+    /** For readiness and the dashboard: a lane that cannot publish makes the broker unreachable. */
     public Status status() {
-        return new Status(lastFailure == null, backlog.get(), oldestMillis.get() / 1000.0, lastSuccess, lastFailure);
+        String failure = lanes.stream().map(l -> l.lastFailure).filter(Objects::nonNull).findFirst().orElse(null);
+        Instant success = lanes.stream().map(l -> l.lastSuccess).filter(Objects::nonNull)
+            .max(Comparator.naturalOrder()).orElse(null);
+        return new Status(failure == null, backlog.get(), oldestMillis.get() / 1000.0, success, failure);
     }
 
     /** @param brokerReachable false while the last attempt to publish failed */
@@ -107,59 +124,98 @@ public class PublicationRelay {
                          String lastFailure) {
     }
 
-    private void run() {
-        long backoff = 0;
-        while (running) {
-            try {
-                if (backoff > 0) {
-                    Thread.sleep(backoff);
-                } else if (!wake.tryAcquire(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
-                    readBacklog(true);
-                }
-                wake.drainPermits();
-                int sent;
-                do {
-                    sent = publishOnce();
-                } while (sent == batchSize && running);
-                backoff = 0;
-                lastFailure = null;
-                readBacklog(false);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (Exception e) {
-                backoff = backoff == 0 ? 500 : Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
-                String failure = e.getClass().getSimpleName();
-                if (!failure.equals(lastFailure)) {
-                    LOG.log(Level.WARNING, "publication relay cannot publish (rows wait in callback_log, retrying"
-                        + " every " + MAX_BACKOFF_MILLIS / 1000 + " s at most): " + Failures.rootCause(e));
-                }
-                lastFailure = failure;
-                readBacklog(true);
-            }
-        }
+    /** The waiting rows a lane takes, locked, oldest first. */
+    @FunctionalInterface
+    interface RowsToTake {
+        List<EventEnvelope> take(Connection c) throws SQLException;
     }
 
-    /** One batch: lock the oldest waiting rows, send them in one JMS transaction, mark them, commit. */
-    int publishOnce() throws SQLException, InterruptedException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                List<EventEnvelope> rows = UnpublishedRows.take(c, batchSize);
-                if (rows.isEmpty()) {
-                    c.commit();
-                    return 0;
+    /** One loop publishing one lane's rows. */
+    private final class Lane {
+
+        private final String name;
+        private final RowsToTake rows;
+        private final Semaphore wake = new Semaphore(0);
+        private volatile Instant lastSuccess;
+        private volatile String lastFailure;
+        private Thread loop;
+
+        Lane(String name, RowsToTake rows) {
+            this.name = name;
+            this.rows = rows;
+        }
+
+        void start() {
+            loop = threads.newThread(this::run);
+            loop.setName(name);
+            loop.setDaemon(true);
+            loop.start();
+        }
+
+        void wake() {
+            wake.release();
+        }
+
+        void stop() {
+            if (loop != null) {
+                loop.interrupt();
+            }
+        }
+
+        private void run() {
+            long backoff = 0;
+            while (running) {
+                try {
+                    if (backoff > 0) {
+                        Thread.sleep(backoff);
+                    } else if (!wake.tryAcquire(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                        readBacklog(true);
+                    }
+                    wake.drainPermits();
+                    int sent;
+                    do {
+                        sent = publishOnce();
+                    } while (sent == batchSize && running);
+                    backoff = 0;
+                    lastFailure = null;
+                    readBacklog(false);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (Exception e) {
+                    backoff = backoff == 0 ? 500 : Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+                    String failure = e.getClass().getSimpleName();
+                    if (!failure.equals(lastFailure)) {
+                        LOG.log(Level.WARNING, name + " cannot publish (rows wait in callback_log, retrying every "
+                            + MAX_BACKOFF_MILLIS / 1000 + " s at most): " + Failures.rootCause(e));
+                    }
+                    lastFailure = failure;
+                    readBacklog(true);
                 }
-                hold.beforePublishing(rows);
-                sender.send(rows.stream().map(r -> new Outgoing(eventsTopic, r)).toList());
-                UnpublishedRows.markPublished(c, rows);
-                c.commit();
-                published.addAndGet(rows.size());
-                lastSuccess = Instant.now();
-                return rows.size();
-            } catch (SQLException | RuntimeException e) {
-                Rollback.quietly(c);
-                throw e;
+            }
+        }
+
+        /** One batch: lock the lane's oldest waiting rows, send them in one JMS transaction, mark them, commit. */
+        private int publishOnce() throws SQLException, InterruptedException {
+            try (Connection c = dataSource.getConnection()) {
+                c.setAutoCommit(false);
+                try {
+                    List<EventEnvelope> taken = rows.take(c);
+                    if (taken.isEmpty()) {
+                        c.commit();
+                        return 0;
+                    }
+                    hold.beforePublishing(taken);
+                    sender.send(taken.stream().map(r -> new Outgoing(eventsTopic, r)).toList());
+                    UnpublishedRows.markPublished(c, taken);
+                    c.commit();
+                    published.addAndGet(taken.size());
+                    lastSuccess = Instant.now();
+                    return taken.size();
+                } catch (SQLException | RuntimeException e) {
+                    Rollback.quietly(c);
+                    throw e;
+                }
             }
         }
     }
@@ -182,8 +238,6 @@ public class PublicationRelay {
     @PreDestroy
     void stop() {
         running = false;
-        if (loop != null) {
-            loop.interrupt();
-        }
+        lanes.forEach(Lane::stop);
     }
 }

@@ -22,6 +22,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -62,19 +63,23 @@ class CallbackLogRepositoryIT {
     }
 
     @Test
-    void theRelayTakesWaitingRowsOldestFirstAsMessagesAndMarksThemPublished() throws Exception {
+    void eachRelayLaneTakesItsWaitingRowsOldestFirstAsMessagesAndMarksThemPublished() throws Exception {
         RolledBackTransaction.run(c -> {
             List<RecordedDelivery> rows = deliveredTwice(c, 1);
             long firstId = rows.get(0).callbackLogId();
             long secondId = rows.get(1).callbackLogId();
-            assertTrue(UnpublishedRows.backlog(c)[0] >= 2, "counted in the backlog");
+            OffsetDateTime at = OffsetDateTime.now(ZoneOffset.UTC);
+            long textId = CallbackLogInsert.insert(c, List.of(new IncomingDelivery(app, "ww-it", "1000002", "q",
+                "<xml>raw</xml>", "<xml>text</xml>", "text", "text", null, app + ":msg:" + UUID.randomUUID(),
+                at.toString(), at, "127.0.0.1", null, null))).get(0).callbackLogId();
+            assertTrue(UnpublishedRows.backlog(c)[0] >= 3, "counted in the backlog");
 
             // every waiting row, with room for others committed meanwhile: the stack may have a backlog of its own
             int all = (int) UnpublishedRows.backlog(c)[0] + 1_000;
-            List<EventEnvelope> waiting = UnpublishedRows.take(c, all).stream()
-                .filter(e -> e.callbackLogId() == firstId || e.callbackLogId() == secondId).toList();
+            Set<String> lane = Set.of("change_external_contact");
+            List<EventEnvelope> waiting = ours(UnpublishedRows.takeOfTypes(c, lane, all), firstId, secondId, textId);
             assertEquals(List.of(firstId, secondId), waiting.stream().map(EventEnvelope::callbackLogId).toList(),
-                "both, in id order");
+                "the lane's two, in id order, without the text message that came after them");
             EventEnvelope message = waiting.get(0);
             assertEquals(app, message.app());
             assertEquals(key, message.eventKey());
@@ -82,9 +87,20 @@ class CallbackLogRepositoryIT {
             assertEquals(1, message.attempt());
             assertEquals("<xml>plain</xml>", message.body());
 
+            List<EventEnvelope> others = ours(UnpublishedRows.takeOtherThan(c, lane, all), firstId, secondId, textId);
+            assertEquals(List.of(textId), others.stream().map(EventEnvelope::callbackLogId).toList(),
+                "the other lane takes the text message only");
+            assertEquals("text", others.get(0).eventType());
+
             UnpublishedRows.markPublished(c, waiting);
-            assertEquals(0, one(c, "SELECT count(*) FROM callback_log WHERE event_key = ? AND published_at IS NULL"));
+            UnpublishedRows.markPublished(c, others);
+            assertEquals(0, one(c, "SELECT count(*) FROM callback_log WHERE app = ? AND published_at IS NULL", app));
         });
+    }
+
+    private static List<EventEnvelope> ours(List<EventEnvelope> taken, Long... ids) {
+        List<Long> wanted = List.of(ids);
+        return taken.stream().filter(e -> wanted.contains(e.callbackLogId())).toList();
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.wecominbox.event.SampleEvents;
 import io.wecominbox.ingest.CallbackClient;
 import io.wecominbox.ingest.SignedCallbacks;
+import io.wecominbox.simulator.platform.SimEvent;
 import io.wecominbox.testsupport.LibertyAndWeComExtension;
 import io.wecominbox.testsupport.LibertyProcess;
 import io.wecominbox.testsupport.Poll;
@@ -17,16 +18,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * kill -9 of Liberty after a callback's row committed and before the relay published it (the test
  * deployment's HoldPublications stops the relay there): WeCom got its 200, and after the restart the row is
- * published by the relay without any new callback and processed exactly once.
+ * published by the relay without any new callback and processed exactly once. Before the kill, the same hold
+ * shows that a welcome does not wait for the text messages before it: it has a relay lane of its own.
  */
 @Tag("crash") // runs only in the crash-tests execution (pom.xml), never beside Arquillian's server
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KillBetweenCommitAndPublishIT {
 
     private static final String MARKER = "held-" + UUID.randomUUID();
@@ -37,6 +43,25 @@ class KillBetweenCommitAndPublishIT {
     private static final LibertyProcess LIBERTY = STACK.liberty();
 
     @Test
+    @Order(1)
+    void aWelcomeIsSentWhileTheRelayHoldsATextMessageThatArrivedBeforeIt() throws Exception {
+        String msgId = Long.toString(System.currentTimeMillis()) + "3";
+        String key = "customer:msg:" + msgId;
+        SignedCallbacks wecom = SignedCallbacks.forStackApp("customer");
+        assertEquals(200, new CallbackClient().post("customer",
+            wecom.post(SampleEvents.textMessage(msgId, "hold the relay's other lane " + MARKER))).statusCode());
+        assertTrue(Poll.holdsFor(Duration.ofSeconds(2), () -> unpublished(key) == 1), "held: committed, not published");
+
+        SimEvent added = STACK.wecom().newContactAddedBy("customer", "lane" + UUID.randomUUID().toString()
+            .substring(0, 6), true);
+        assertTrue(STACK.wecom().deliver(added).acknowledged(), "the add answered");
+        assertTrue(Poll.until(Duration.ofSeconds(30), () -> STACK.wecom().successfulWelcomeSends(added.welcomeCode()) == 1),
+            "the welcome sent, on the deadline lane");
+        assertEquals(1, unpublished(key), "while the text message before it is still held on the other lane");
+    }
+
+    @Test
+    @Order(2)
     void aRowCommittedButNotPublishedWhenTheServerDiesIsPublishedOnceAfterTheRestart() throws Exception {
         String msgId = Long.toString(System.currentTimeMillis()) + "7";
         String key = "customer:msg:" + msgId;
@@ -44,9 +69,7 @@ class KillBetweenCommitAndPublishIT {
         assertEquals(200, new CallbackClient().post("customer",
             wecom.post(SampleEvents.textMessage(msgId, "kill me before I am published " + MARKER))).statusCode());
         assertEquals(1, Sql.count("SELECT count(*) FROM callback_log WHERE event_key = ?", key), "committed before the 200");
-        assertTrue(Poll.holdsFor(Duration.ofSeconds(3), () ->
-                Sql.count("SELECT count(*) FROM callback_log WHERE event_key = ? AND published_at IS NULL", key) == 1),
-            "held: committed, not published");
+        assertTrue(Poll.holdsFor(Duration.ofSeconds(3), () -> unpublished(key) == 1), "held: committed, not published");
 
         LIBERTY.kill();
         Files.delete(HOLD);
@@ -62,6 +85,10 @@ class KillBetweenCommitAndPublishIT {
         assertTrue(Poll.until(Duration.ofSeconds(30), () -> Sql.count(dispositions, key) >= 1), "its disposition");
         assertTrue(Poll.holdsFor(Duration.ofSeconds(5), () -> Sql.count(dispositions, key) == 1),
             "exactly one delivery reached the handler");
+    }
+
+    private static long unpublished(String key) {
+        return Sql.count("SELECT count(*) FROM callback_log WHERE event_key = ? AND published_at IS NULL", key);
     }
 
     /** A config drop-in read at the server's start; the test deletes it before the restart. */

@@ -13,7 +13,9 @@ import io.wecominbox.handler.conversation.ConversationHandler;
 import io.wecominbox.handler.crm.CrmHandler;
 import io.wecominbox.handler.welcome.WelcomeHandler;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +40,17 @@ class DeclaredHandlerTest {
     }
 
     @Test
+    void onlyTheWelcomesEventTypesTakeTheRelaysDeadlineLane() {
+        List<DeclaredHandler> five = Stream.of(CrmHandler.class, ContactHandler.class, ConversationHandler.class,
+            WelcomeHandler.class, BotHandler.class).map(DeclaredHandler::of).toList();
+        assertEquals(List.of("welcome"), five.stream().filter(DeclaredHandler::deadlineLane)
+            .map(DeclaredHandler::name).toList());
+        assertEquals(Set.of("change_external_contact"), HandlerCatalog.deadlineLaneTypes(five));
+        assertEquals(Set.of(), HandlerCatalog.deadlineLaneTypes(List.of(DeclaredHandler.of(CrmHandler.class))),
+            "no deadline handler deployed: no lane");
+    }
+
+    @Test
     void aProxySubclassShowsItsHandlersDeclaration() {
         class Proxy extends CrmHandler {
         }
@@ -51,7 +64,7 @@ class DeclaredHandlerTest {
         assertEquals("jms/queue/handler/crm", crm.queueJndiName());
         assertEquals("CrmEventConsumer", crm.consumerBean());
         assertEquals("handler.crm.sessions", crm.sessionsVariable());
-        DeclaredHandler dashed = new DeclaredHandler("vip-welcome", Set.of("text"), false, 1, COLD_REJECTS);
+        DeclaredHandler dashed = new DeclaredHandler("vip-welcome", Set.of("text"), false, false, 1, COLD_REJECTS);
         assertEquals("vipWelcomeHandlerQueue", dashed.queueId());
         assertEquals("VipWelcomeEventConsumer", dashed.consumerBean());
     }
@@ -67,9 +80,9 @@ class DeclaredHandlerTest {
         assertEquals(Duration.ofMinutes(5), new Short().policy().hotWindow());
         assertEquals(Duration.ofDays(7), new Short().policy().coldWindow());
         assertThrows(IllegalArgumentException.class,
-            () -> new DeclaredHandler("Crm", Set.of("text"), false, 1, COLD_REJECTS));
+            () -> new DeclaredHandler("Crm", Set.of("text"), false, false, 1, COLD_REJECTS));
         assertThrows(IllegalArgumentException.class,
-            () -> new DeclaredHandler("crm", Set.of(), false, 1, COLD_REJECTS));
+            () -> new DeclaredHandler("crm", Set.of(), false, false, 1, COLD_REJECTS));
         assertThrows(IllegalStateException.class, () -> DeclaredHandler.of(String.class));
     }
 

@@ -52,7 +52,7 @@ import org.eclipse.microprofile.metrics.Tag;
  * roll back after the send anyway; rejecting at least does not spend the code on an unrecorded send.
  * Four sessions: each one's batch of calls is in flight together (welcome.sends.in.flight in server.xml).
  */
-@HandlerDescriptor(name = "welcome", eventTypes = "change_external_contact", sessions = 4,
+@HandlerDescriptor(name = "welcome", eventTypes = "change_external_contact", deadlineLane = true, sessions = 4,
     onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT)
 @ApplicationScoped
 public class WelcomeHandler implements EventHandler {
