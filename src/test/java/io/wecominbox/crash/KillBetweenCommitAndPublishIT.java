@@ -45,12 +45,7 @@ class KillBetweenCommitAndPublishIT {
     @Test
     @Order(1)
     void aWelcomeIsSentWhileTheRelayHoldsATextMessageThatArrivedBeforeIt() throws Exception {
-        String msgId = Long.toString(System.currentTimeMillis()) + "3";
-        String key = "customer:msg:" + msgId;
-        SignedCallbacks wecom = SignedCallbacks.forStackApp("customer");
-        assertEquals(200, new CallbackClient().post("customer",
-            wecom.post(SampleEvents.textMessage(msgId, "hold the relay's other lane " + MARKER))).statusCode());
-        assertTrue(Poll.holdsFor(Duration.ofSeconds(2), () -> unpublished(key) == 1), "held: committed, not published");
+        String key = postHeldTextMessage(Long.toString(System.currentTimeMillis()) + "3", "hold the relay's other lane");
 
         SimEvent added = STACK.wecom().newContactAddedBy("customer", "lane" + UUID.randomUUID().toString()
             .substring(0, 6), true);
@@ -64,12 +59,7 @@ class KillBetweenCommitAndPublishIT {
     @Order(2)
     void aRowCommittedButNotPublishedWhenTheServerDiesIsPublishedOnceAfterTheRestart() throws Exception {
         String msgId = Long.toString(System.currentTimeMillis()) + "7";
-        String key = "customer:msg:" + msgId;
-        SignedCallbacks wecom = SignedCallbacks.forStackApp("customer");
-        assertEquals(200, new CallbackClient().post("customer",
-            wecom.post(SampleEvents.textMessage(msgId, "kill me before I am published " + MARKER))).statusCode());
-        assertEquals(1, Sql.count("SELECT count(*) FROM callback_log WHERE event_key = ?", key), "committed before the 200");
-        assertTrue(Poll.holdsFor(Duration.ofSeconds(3), () -> unpublished(key) == 1), "held: committed, not published");
+        String key = postHeldTextMessage(msgId, "kill me before I am published");
 
         LIBERTY.kill();
         Files.delete(HOLD);
@@ -85,6 +75,16 @@ class KillBetweenCommitAndPublishIT {
         assertTrue(Poll.until(Duration.ofSeconds(30), () -> Sql.count(dispositions, key) >= 1), "its disposition");
         assertTrue(Poll.holdsFor(Duration.ofSeconds(5), () -> Sql.count(dispositions, key) == 1),
             "exactly one delivery reached the handler");
+    }
+
+    /** A text message the test deployment's relay holds: answered 200, committed before that, never published. */
+    private static String postHeldTextMessage(String msgId, String content) throws Exception {
+        String key = "customer:msg:" + msgId;
+        assertEquals(200, new CallbackClient().post("customer", SignedCallbacks.forStackApp("customer")
+            .post(SampleEvents.textMessage(msgId, content + " " + MARKER))).statusCode());
+        assertEquals(1, Sql.count("SELECT count(*) FROM callback_log WHERE event_key = ?", key), "committed before the 200");
+        assertTrue(Poll.holdsFor(Duration.ofSeconds(3), () -> unpublished(key) == 1), "held: committed, not published");
+        return key;
     }
 
     private static long unpublished(String key) {
