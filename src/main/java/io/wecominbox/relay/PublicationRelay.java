@@ -81,6 +81,11 @@ public class PublicationRelay {
     @ConfigProperty(name = "wecom.relay.batch-size", defaultValue = "500")
     int batchSize;
 
+    /** False: one loop for every row, in arrival order, as before the lane (to compare, or if it costs too much). */
+    @Inject
+    @ConfigProperty(name = "wecom.relay.deadline-lane.enabled", defaultValue = "true")
+    boolean deadlineLaneEnabled;
+
     private final AtomicLong backlog = new AtomicLong();
     private final AtomicLong oldestMillis = new AtomicLong();
     private final AtomicLong published = new AtomicLong();
@@ -93,7 +98,7 @@ public class PublicationRelay {
         metrics.gauge("wecom.relay.backlog", backlog, AtomicLong::get);
         metrics.gauge("wecom.relay.oldest.unpublished.seconds", oldestMillis, v -> v.get() / 1000.0);
         metrics.gauge("wecom.relay.published", published, AtomicLong::get);
-        Set<String> deadlineTypes = handlers.deadlineLaneTypes();
+        Set<String> deadlineTypes = deadlineLaneEnabled ? handlers.deadlineLaneTypes() : Set.of();
         if (!deadlineTypes.isEmpty()) {
             lanes.add(new Lane("wecom-publication-relay-deadline",
                 c -> UnpublishedRows.takeOfTypes(c, deadlineTypes, batchSize)));

@@ -87,6 +87,9 @@ class CallbackLogRepositoryIT {
             assertEquals(1, message.attempt());
             assertEquals("<xml>plain</xml>", message.body());
 
+            assertEquals(List.of(firstId, secondId, textId), ours(UnpublishedRows.takeOtherThan(c, Set.of(), all),
+                firstId, secondId, textId).stream().map(EventEnvelope::callbackLogId).toList(),
+                "without a deadline lane, one loop takes every row in id order");
             List<EventEnvelope> others = ours(UnpublishedRows.takeOtherThan(c, lane, all), firstId, secondId, textId);
             assertEquals(List.of(textId), others.stream().map(EventEnvelope::callbackLogId).toList(),
                 "the other lane takes the text message only");
