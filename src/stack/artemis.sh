@@ -53,6 +53,32 @@ role() {
   ROLE=$1
 }
 
+# The journal as `artemis create` chose and timed it on this disk: ASYNCIO where libaio loads (Debian's
+# libaio1), else NIO, and the buffer timeout its sync test measured (one synced write's time). Kept beside the
+# instance, because our broker.xml replaces the one create wrote. Durability is the same either way: every
+# commit waits for its synced write (journal-datasync).
+keep_journal_tuning() {
+  local created=$INSTANCE/etc/broker.xml value name
+  for name in journal-type journal-buffer-timeout journal-max-io; do
+    value=$(sed -n "s|.*<$name>\([^<]*\)</$name>.*|\1|p" "$created" | head -n 1)
+    [ -n "$value" ] || die "artemis create wrote no <$name> into $created"
+    printf '%s=%s\n' "$name" "$value"
+  done > "$INSTANCE/etc/journal-tuning.properties"
+}
+
+journal_tuning() {
+  local tuning=$INSTANCE/etc/journal-tuning.properties
+  if [ -f "$tuning" ]; then
+    JOURNAL_TYPE=$(sed -n 's/^journal-type=//p' "$tuning")
+    JOURNAL_BUFFER_TIMEOUT=$(sed -n 's/^journal-buffer-timeout=//p' "$tuning")
+    JOURNAL_MAX_IO=$(sed -n 's/^journal-max-io=//p' "$tuning")
+  else # an instance from before the tuning was kept: the NIO settings it always had
+    JOURNAL_TYPE=NIO JOURNAL_BUFFER_TIMEOUT=100000 JOURNAL_MAX_IO=1
+  fi
+  [ "$JOURNAL_TYPE" = ASYNCIO ] \
+    || log "the $ROLE broker's journal uses $JOURNAL_TYPE: libaio was not found when the instance was created (apt-get install libaio1, then remove $INSTANCE for ASYNCIO)"
+}
+
 create_instance() {
   local home; home=$(artemis_home)
   if [ ! -x "$INSTANCE/bin/artemis" ]; then
@@ -66,14 +92,18 @@ create_instance() {
       --user "$ARTEMIS_ADMIN_USER" --password "$ARTEMIS_ADMIN_PASSWORD" --role amq --require-login \
       --host "$BROKER_HOST" --default-port "$PORT" "${pair[@]}" \
       --http-host 127.0.0.1 --http-port "$CONSOLE_PORT" \
-      --nio --no-amqp-acceptor --no-mqtt-acceptor --no-stomp-acceptor --no-hornetq-acceptor \
+      --no-amqp-acceptor --no-mqtt-acceptor --no-stomp-acceptor --no-hornetq-acceptor \
       --java-memory 512M "$INSTANCE" > "$STACK_DIR/logs/artemis-$ROLE-create.log" 2>&1 \
       || die "artemis create failed; see $STACK_DIR/logs/artemis-$ROLE-create.log"
+    keep_journal_tuning
   fi
+  journal_tuning
   # Our configuration always wins, so an edit of either file applies on the next start: the dev broker's
   # base, then the application's fragment merged into it exactly as docs/deploy.md tells an admin to.
   local other=backup; [ "$ROLE" = backup ] && other=primary
   sed -e "s/@BROKER_HOST@/$BROKER_HOST/g" -e "s/@BROKER_PORT@/$PORT/g" -e "s|@DATA_DIR@|$SHARED_DATA|g" \
+    -e "s/@JOURNAL_TYPE@/$JOURNAL_TYPE/" -e "s/@JOURNAL_BUFFER_TIMEOUT@/$JOURNAL_BUFFER_TIMEOUT/" \
+    -e "s/@JOURNAL_MAX_IO@/$JOURNAL_MAX_IO/" \
     -e "s|@HA_POLICY@|$HA_POLICY|" -e "s/@PRIMARY_PORT@/$BROKER_PORT/g" -e "s/@BACKUP_PORT@/$BROKER_BACKUP_PORT/g" \
     -e "s/@SELF_CONNECTOR@/$ROLE/" -e "s/@OTHER_CONNECTOR@/$other/" -e "s/@CLUSTER_USER@/$ARTEMIS_CLUSTER_USER/" \
     -e "s|@CLUSTER_PASSWORD@|$ARTEMIS_CLUSTER_PASSWORD|" \
