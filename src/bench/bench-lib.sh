@@ -109,6 +109,10 @@ bench_prepare() {
   trap bench_cleanup EXIT
 
   artemis_home=$(ls -d "$BUILD_DIR"/artemis-dist/apache-artemis-* 2>/dev/null | sort -V | tail -n 1 || true)
+  # Start from a vacuumed database, as autovacuum keeps a production one. Where it is off, each run's dead rows
+  # (the relay writes every callback_log row a second time) made the next run's statements slower.
+  local vacuum_start=$SECONDS vacuumed
+  vacuumed=$(psql_q 'VACUUM (ANALYZE)')
   {
     echo "Machine: $(nproc) cores ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)), \
 $(free -m | awk '/^Mem:/ {printf "%.1f GB", $2/1024}') RAM, kernel $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg) before the run."
@@ -117,8 +121,10 @@ $(sed -n 's/^com.ibm.websphere.productVersion=//p' "$WLP_DIR/lib/versions/openli
 Artemis ${artemis_home##*apache-artemis-}; PostgreSQL $(psql_q 'SHOW server_version'); $("$PGBENCH_BIN" -V)."
     echo "PostgreSQL settings: fsync=$(psql_q 'SHOW fsync'), synchronous_commit=$(psql_q 'SHOW synchronous_commit'), \
 wal_sync_method=$(psql_q 'SHOW wal_sync_method'), max_prepared_transactions=$(psql_q 'SHOW max_prepared_transactions'), \
-shared_buffers=$(psql_q 'SHOW shared_buffers'), max_connections=$(psql_q 'SHOW max_connections')."
-    echo "Artemis journal: $(grep -oE '<journal-(type|datasync|buffer-timeout)>[^<]*' "$STACK_DIR/artemis/etc/broker.xml" 2>/dev/null \
+shared_buffers=$(psql_q 'SHOW shared_buffers'), max_connections=$(psql_q 'SHOW max_connections'), \
+autovacuum=$(psql_q 'SHOW autovacuum'); $([ "$vacuumed" = VACUUM ] && echo "vacuumed and analyzed before the run \
+($((SECONDS - vacuum_start)) s)" || echo "VACUUM before the run failed: its dead rows stay")."
+    echo "Artemis journal: $(grep -oE '<journal-(type|datasync|buffer-timeout|max-io)>[^<]*' "$STACK_DIR/artemis/etc/broker.xml" 2>/dev/null \
 | sed 's/<journal-//; s/>/=/' | paste -sd ' ')."
     echo "App: $APP_ROOT ($(git -C "$APP_ROOT" rev-parse --abbrev-ref HEAD 2>/dev/null) \
 $(git -C "$APP_ROOT" log -1 --format='%h %cI' 2>/dev/null)\
