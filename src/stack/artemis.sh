@@ -74,9 +74,11 @@ journal_tuning() {
     JOURNAL_MAX_IO=$(sed -n 's/^journal-max-io=//p' "$tuning")
   else # an instance from before the tuning was kept: the NIO settings it always had
     JOURNAL_TYPE=NIO JOURNAL_BUFFER_TIMEOUT=100000 JOURNAL_MAX_IO=1
+    log "the $ROLE broker's instance predates the journal tuning: NIO as before (docs/operations.md, Broker pair)"
+    return 0
   fi
   [ "$JOURNAL_TYPE" = ASYNCIO ] \
-    || log "the $ROLE broker's journal uses $JOURNAL_TYPE: libaio was not found when the instance was created (apt-get install libaio1, then remove $INSTANCE for ASYNCIO)"
+    || log "the $ROLE broker's journal is $JOURNAL_TYPE: libaio was not found when its instance was created (apt-get install libaio1; docs/operations.md, Broker pair)"
 }
 
 create_instance() {
