@@ -45,7 +45,8 @@ class HandlerRoutesReadinessIT {
                 .orElseThrow();
         BrokerConsole.destroyDivert(bot.divert());
         try {
-            assertTrue(Poll.until(Duration.ofSeconds(30), () -> Http.get("/health/ready").statusCode() == 503),
+            // whole routes are checked again every wecom.health.handler-routes.period-seconds (30 s by default)
+            assertTrue(Poll.until(Duration.ofSeconds(90), () -> Http.get("/health/ready").statusCode() == 503),
                     "not ready without the bot's divert");
             String body = Http.get("/health/ready").body();
             assertTrue(body.contains("routes_missing"), "the public reason code: " + body);
@@ -56,6 +57,7 @@ class HandlerRoutesReadinessIT {
         } finally {
             BrokerConsole.createDivert(bot.divert(), HandlerRoute.EVENTS_ADDRESS, bot.queue(), bot.filter());
         }
+        // missing routes are checked every second, so their return shows at once
         assertTrue(Poll.until(Duration.ofSeconds(30), () -> Http.get("/health/ready").statusCode() == 200),
                 "ready again once the divert is back");
     }
