@@ -31,7 +31,7 @@ public class ProbedInBackground {
     private static final long TICK_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     @Resource
-    private ManagedScheduledExecutorService scheduler;
+    ManagedScheduledExecutorService scheduler;
 
     private final Map<String, Probe> probes = new ConcurrentHashMap<>();
 
