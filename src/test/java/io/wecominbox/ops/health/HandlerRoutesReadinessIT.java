@@ -43,6 +43,9 @@ class HandlerRoutesReadinessIT {
     void aDivertRemovedFromTheBrokerMakesTheNodeUnreadyNamingIt() throws Exception {
         HandlerRoute bot = HandlersInCode.routes().stream().filter(r -> r.handler().equals("bot")).findFirst()
                 .orElseThrow();
+        // ready first, so that the removal is seen by a re-check of whole routes, not by this deployment's first probe
+        assertTrue(Poll.until(Duration.ofSeconds(30), () -> Http.get("/health/ready").statusCode() == 200),
+                "ready before the divert is removed");
         BrokerConsole.destroyDivert(bot.divert());
         try {
             // whole routes are checked again every wecom.health.handler-routes.period-seconds (30 s by default)
