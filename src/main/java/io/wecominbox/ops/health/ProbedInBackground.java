@@ -23,7 +23,8 @@ import java.util.function.Supplier;
 @ApplicationScoped
 public class ProbedInBackground {
 
-    static final long PERIOD_MILLIS = 1_000;
+    /** Every check ticks this often; a tick probes unless the check is UP and its own period has not passed. */
+    static final long TICK_MILLIS = 1_000;
     static final long STALE_SECONDS = 5;
     /** The first call of a check waits this long for its first answer, so that readiness never starts out UP by guess. */
     private static final long FIRST_WAIT_MILLIS = 3_000;
@@ -74,7 +75,7 @@ public class ProbedInBackground {
 
         synchronized void startOnce(ManagedScheduledExecutorService scheduler) {
             if (task == null) {
-                task = scheduler.scheduleWithFixedDelay(this::run, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+                task = scheduler.scheduleWithFixedDelay(this::run, 0, TICK_MILLIS, TimeUnit.MILLISECONDS);
             }
         }
 
