@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +60,10 @@ class DevModeIT {
             assertTrue(Poll.until(Duration.ofMinutes(8), () -> !dev.isAlive() || ready()),
                     "the app answers /health/ready under dev mode");
             assertTrue(dev.isAlive(), "stack.sh dev is still running once the app is ready");
+            // the app answers before dev mode registers its file watchers, and a change saved before that is
+            // never seen (ci.common's DevUtil registers them after the server start): wait for the watch itself
+            assertTrue(Poll.until(Duration.ofMinutes(2), () -> watched(dev, HANDLER_SOURCE.getParent())),
+                    "dev mode watches " + HANDLER_SOURCE.getParent());
 
             long updatesBefore = linesContaining(log, UPDATED);
             Files.writeString(HANDLER_SOURCE, original + "// DevModeIT: a change dev mode must pick up\n");
@@ -107,6 +112,35 @@ class DevModeIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        }
+    }
+
+    /**
+     * Whether a process under stack.sh dev (the Maven JVM that runs liberty:dev) holds an inotify watch on the
+     * directory: the JDK's WatchService on Linux is inotify, and /proc/PID/fdinfo lists each watch's inode.
+     */
+    private static boolean watched(Process dev, Path directory) {
+        String inode;
+        try {
+            inode = Long.toHexString((Long) Files.getAttribute(directory, "unix:ino"));
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new IllegalStateException("cannot read the inode of " + directory, e);
+        }
+        return dev.descendants().anyMatch(process -> watches(process.pid(), inode));
+    }
+
+    private static boolean watches(long pid, String inode) {
+        try (Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(pid), "fdinfo"))) {
+            return fds.anyMatch(fd -> {
+                try {
+                    return Files.readAllLines(fd).stream()
+                            .anyMatch(line -> line.startsWith("inotify ") && line.contains(" ino:" + inode + " "));
+                } catch (IOException e) {
+                    return false; // the descriptor closed meanwhile
+                }
+            });
+        } catch (IOException e) {
+            return false; // the process ended meanwhile
         }
     }
 
