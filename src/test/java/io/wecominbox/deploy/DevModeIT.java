@@ -62,7 +62,9 @@ class DevModeIT {
             assertTrue(dev.isAlive(), "stack.sh dev is still running once the app is ready");
             // the app answers before dev mode registers its file watchers, and a change saved before that is
             // never seen (ci.common's DevUtil registers them after the server start): wait for the watch itself
-            assertTrue(Poll.until(Duration.ofMinutes(2), () -> watched(dev, HANDLER_SOURCE.getParent())),
+            String handlerDirectory = inodeOf(HANDLER_SOURCE.getParent());
+            assertTrue(Poll.until(Duration.ofMinutes(2), () -> dev.descendants()
+                            .anyMatch(process -> watches(process.pid(), handlerDirectory))),
                     "dev mode watches " + HANDLER_SOURCE.getParent());
 
             long updatesBefore = linesContaining(log, UPDATED);
@@ -115,20 +117,15 @@ class DevModeIT {
         }
     }
 
-    /**
-     * Whether a process under stack.sh dev (the Maven JVM that runs liberty:dev) holds an inotify watch on the
-     * directory: the JDK's WatchService on Linux is inotify, and /proc/PID/fdinfo lists each watch's inode.
-     */
-    private static boolean watched(Process dev, Path directory) {
-        String inode;
-        try {
-            inode = Long.toHexString((Long) Files.getAttribute(directory, "unix:ino"));
-        } catch (IOException | UnsupportedOperationException e) {
-            throw new IllegalStateException("cannot read the inode of " + directory, e);
-        }
-        return dev.descendants().anyMatch(process -> watches(process.pid(), inode));
+    /** A directory's inode as /proc/PID/fdinfo writes it (hex). */
+    private static String inodeOf(Path directory) throws IOException {
+        return Long.toHexString((Long) Files.getAttribute(directory, "unix:ino"));
     }
 
+    /**
+     * Whether the process (the Maven JVM that runs liberty:dev, under stack.sh dev) holds an inotify watch on the
+     * inode: the JDK's WatchService on Linux is inotify, and /proc/PID/fdinfo lists each watch's inode.
+     */
     private static boolean watches(long pid, String inode) {
         try (Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(pid), "fdinfo"))) {
             return fds.anyMatch(fd -> {
