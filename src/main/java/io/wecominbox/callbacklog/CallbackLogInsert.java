@@ -4,16 +4,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Inserts a group of deliveries into callback_log in one statement on the caller's connection (the caller
- * commits). Attempt numbers and the gap to the previous delivery count the rows already committed and the
+ * Inserts a group of deliveries into callback_log on the caller's connection in one round trip, its keys' locks
+ * and then one insert statement (the caller commits). Attempt numbers and the gap to the previous delivery count the rows already committed and the
  * earlier ones of the same key in this group, so a retry that arrives with its twin in one commit is still
  * attempt 2.
  */
@@ -33,43 +29,56 @@ public final class CallbackLogInsert {
             ORDER BY h) AS keys
             """;
 
-    // Ids taken up front so that each returned row maps back to its request by id (RETURNING has no order).
-    private static final String NEXT_IDS =
-        "SELECT nextval(pg_get_serial_sequence('callback_log', 'callback_log_id')) FROM generate_series(1, ?)";
-
-    private static final String INSERT = """
-            INSERT INTO callback_log (callback_log_id, received_at, app, corp_id, agent_id, query_string, raw_body,
-                plaintext, msg_type, event_type, change_type, event_key, event_created_at, attempt,
-                seconds_since_previous, remote_addr, outcome, parked_id)
-            OVERRIDING SYSTEM VALUE
-            SELECT id, received_at, app, corp_id, agent_id, query_string, raw_body, plaintext, msg_type, event_type,
-                change_type, event_key, event_created_at, prior + rank,
-                CASE WHEN previous IS NOT NULL  -- greatest() would turn the first delivery's null gap into 0
-                    THEN greatest(0, round(extract(epoch FROM received_at - previous), 3)) END,
-                remote_addr, ?, parked_id
-            FROM (
-                SELECT i.*, coalesce(p.n, 0) AS prior, row_number() OVER w AS rank,
-                    coalesce(lag(i.received_at) OVER w, p.last) AS previous
-                FROM unnest(?::bigint[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
-                    ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[],
-                    ?::bigint[])
-                    AS i(id, received_at, app, corp_id, agent_id, query_string, raw_body, plaintext, msg_type,
-                         event_type, change_type, event_key, event_created_at, remote_addr, parked_id,
-                         maybe_stored_as)
-                LEFT JOIN LATERAL (SELECT count(*) AS n, max(c.received_at) AS last
-                                   FROM callback_log c WHERE c.event_key = i.event_key) AS p ON true
-                -- a parked delivery already written by an interrupted drain is not written again, nor one whose
-                -- group commit did commit although it failed on a lost connection
-                WHERE (i.parked_id IS NULL
-                       OR NOT EXISTS (SELECT 1 FROM callback_log d WHERE d.parked_id = i.parked_id))
-                  AND (i.maybe_stored_as IS NULL
-                       OR NOT EXISTS (SELECT 1 FROM callback_log s WHERE s.callback_log_id = i.maybe_stored_as))
-                WINDOW w AS (PARTITION BY i.event_key ORDER BY i.id)
-            ) AS numbered
-            RETURNING callback_log_id, attempt, seconds_since_previous
-            """;
-
     static final String OUTCOME_ENQUEUED = "ENQUEUED";
+
+    // Each row gets its id in arrival order (the relay publishes in id order), and the answer maps each arrival
+    // to its row by that id: RETURNING has no order, and a parked delivery already written returns none.
+    private static final String INSERT = """
+            WITH arrived AS MATERIALIZED (
+                SELECT i.*, nextval((SELECT pg_get_serial_sequence('callback_log', 'callback_log_id'))) AS id
+                FROM unnest(?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                    ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::bigint[])
+                    WITH ORDINALITY
+                    AS i(received_at, app, corp_id, agent_id, query_string, raw_body, plaintext, msg_type,
+                         event_type, change_type, event_key, event_created_at, remote_addr, parked_id,
+                         maybe_stored_as, arrival)
+            ), written AS (
+                INSERT INTO callback_log (callback_log_id, received_at, app, corp_id, agent_id, query_string, raw_body,
+                    plaintext, msg_type, event_type, change_type, event_key, event_created_at, attempt,
+                    seconds_since_previous, remote_addr, outcome, parked_id)
+                OVERRIDING SYSTEM VALUE
+                SELECT id, received_at, app, corp_id, agent_id, query_string, raw_body, plaintext, msg_type,
+                    event_type, change_type, event_key, event_created_at, prior + rank,
+                    CASE WHEN previous IS NOT NULL  -- greatest() would turn the first delivery's null gap into 0
+                        THEN greatest(0, round(extract(epoch FROM received_at - previous), 3)) END,
+                    remote_addr, '%s', parked_id
+                FROM (
+                    SELECT a.*, coalesce(p.n, 0) AS prior, row_number() OVER w AS rank,
+                        coalesce(lag(a.received_at) OVER w, p.last) AS previous
+                    FROM arrived a
+                    LEFT JOIN LATERAL (SELECT count(*) AS n, max(c.received_at) AS last
+                                       FROM callback_log c WHERE c.event_key = a.event_key) AS p ON true
+                    -- a parked delivery already written by an interrupted drain is not written again, nor one
+                    -- whose group commit did commit although it failed on a lost connection
+                    WHERE (a.parked_id IS NULL
+                           OR NOT EXISTS (SELECT 1 FROM callback_log d WHERE d.parked_id = a.parked_id))
+                      AND (a.maybe_stored_as IS NULL
+                           OR NOT EXISTS (SELECT 1 FROM callback_log s WHERE s.callback_log_id = a.maybe_stored_as))
+                    WINDOW w AS (PARTITION BY a.event_key ORDER BY a.arrival)
+                ) AS numbered
+                RETURNING callback_log_id, attempt, seconds_since_previous
+            )
+            SELECT a.id, w.callback_log_id, w.attempt, w.seconds_since_previous
+            FROM arrived a LEFT JOIN written w ON w.callback_log_id = a.id
+            ORDER BY a.arrival
+            """.formatted(OUTCOME_ENQUEUED);
+
+    // All of it in one round trip: pgjdbc sends the statements of one PreparedStatement together, and
+    // PostgreSQL gives each its own snapshot (read committed), so the insert's count sees every row that the
+    // lock's previous holders committed. Under load each round trip waits for a core twice (our thread, then
+    // the backend): the five round trips a group took (timeouts, locks, ids, insert, commit) were most of its
+    // time (docs/benchmarks.md, "One round trip before the commit").
+    private static final String LOCK_THEN_INSERT = TIMEOUTS + ";\n" + LOCK_KEYS + ";\n" + INSERT;
 
     private CallbackLogInsert() {
     }
@@ -84,15 +93,6 @@ public final class CallbackLogInsert {
         for (int i = 0; i < n; i++) {
             keys[i] = deliveries.get(i).eventKey();
         }
-        try (Statement timeouts = c.createStatement()) {
-            timeouts.execute(TIMEOUTS);
-        }
-        try (PreparedStatement lock = c.prepareStatement(LOCK_KEYS)) {
-            lock.setInt(1, LOCK_NAMESPACE);
-            lock.setArray(2, c.createArrayOf("text", keys));
-            lock.execute();
-        }
-        Long[] ids = nextIds(c, n);
         String[][] text = new String[12][n];
         for (int i = 0; i < n; i++) {
             IncomingDelivery d = deliveries.get(i);
@@ -105,46 +105,49 @@ public final class CallbackLogInsert {
         String[] remote = deliveries.stream().map(IncomingDelivery::remoteAddr).toArray(String[]::new);
         String[] parked = deliveries.stream().map(IncomingDelivery::parkedId).toArray(String[]::new);
         Long[] maybeStored = deliveries.stream().map(IncomingDelivery::maybeStoredAs).toArray(Long[]::new);
-        Map<Long, RecordedDelivery> byId = new HashMap<>(n * 2);
-        try (PreparedStatement insert = c.prepareStatement(INSERT)) {
+        List<RecordedDelivery> rows = new ArrayList<>(n);
+        try (PreparedStatement statements = c.prepareStatement(LOCK_THEN_INSERT)) {
             int p = 0;
-            insert.setString(++p, OUTCOME_ENQUEUED);
-            insert.setArray(++p, c.createArrayOf("bigint", ids));
+            statements.setInt(++p, LOCK_NAMESPACE);
+            statements.setArray(++p, c.createArrayOf("text", keys));
             for (String[] column : text) {
-                insert.setArray(++p, c.createArrayOf("text", column));
+                statements.setArray(++p, c.createArrayOf("text", column));
             }
-            insert.setArray(++p, c.createArrayOf("text", remote));
-            insert.setArray(++p, c.createArrayOf("text", parked));
-            insert.setArray(++p, c.createArrayOf("bigint", maybeStored));
-            try (ResultSet rs = insert.executeQuery()) {
-                while (rs.next()) {
-                    byId.put(rs.getLong(1), new RecordedDelivery(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3)));
+            statements.setArray(++p, c.createArrayOf("text", remote));
+            statements.setArray(++p, c.createArrayOf("text", parked));
+            statements.setArray(++p, c.createArrayOf("bigint", maybeStored));
+            boolean resultSet = statements.execute();
+            int results = 0;
+            while (resultSet || statements.getUpdateCount() != -1) {
+                // the two SETs count nothing, the lock's rows are one per key: the insert's answer comes last
+                if (resultSet && ++results == 2) {
+                    readRows(statements.getResultSet(), deliveries, rows);
                 }
+                resultSet = statements.getMoreResults();
             }
         }
-        List<RecordedDelivery> rows = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            RecordedDelivery row = byId.get(ids[i]);
-            if (row == null && deliveries.get(i).parkedId() == null) {
-                throw new SQLException("callback_log row " + ids[i] + " was not returned by its insert");
-            }
-            rows.add(row);
+        if (rows.size() != n) {
+            throw new SQLException("the callback_log insert answered " + rows.size() + " rows for " + n);
         }
         return rows;
     }
 
-    private static Long[] nextIds(Connection c, int n) throws SQLException {
-        Long[] ids = new Long[n];
-        try (PreparedStatement next = c.prepareStatement(NEXT_IDS)) {
-            next.setInt(1, n);
-            try (ResultSet rs = next.executeQuery()) {
-                for (int i = 0; i < n && rs.next(); i++) {
-                    ids[i] = rs.getLong(1);
+    private static void readRows(ResultSet rs, List<IncomingDelivery> deliveries, List<RecordedDelivery> rows)
+            throws SQLException {
+        try (rs) {
+            while (rs.next()) {
+                long id = rs.getLong(1);
+                long written = rs.getLong(2);
+                if (rs.wasNull()) {
+                    if (deliveries.get(rows.size()).parkedId() == null) {
+                        throw new SQLException("callback_log row " + id + " was not returned by its insert");
+                    }
+                    rows.add(null);
+                } else {
+                    rows.add(new RecordedDelivery(written, rs.getInt(3), rs.getBigDecimal(4)));
                 }
             }
         }
-        Arrays.sort(ids); // ascending in arrival order: the relay publishes in id order
-        return ids;
     }
 
 }
