@@ -25,9 +25,12 @@ import java.util.logging.Logger;
 @Priority(Interceptor.Priority.APPLICATION)
 public abstract class HoldCommits implements CallbackLogCommit {
 
-    /** The writers held now: counted by a test, through the database, from outside the server. */
+    /**
+     * The writers held now: counted by a test, through the database, from outside the server. A session shows the
+     * last statement it ran: the group's insert, a CTE whose insert is inside.
+     */
     public static final String HELD_WRITERS = "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in"
-        + " transaction' AND query ILIKE 'INSERT INTO callback_log%'";
+        + " transaction' AND query LIKE '%INSERT INTO callback_log (%'";
 
     private static final String MARKER = "wecom.chaos.hold-commit.marker";
     private static final Logger LOG = Logger.getLogger(HoldCommits.class.getName());
