@@ -10,7 +10,9 @@ import io.wecominbox.callbacklog.CallbackLogStatistics.IngestBucket;
 import io.wecominbox.callbacklog.CallbackLogStatistics.KeyTimeline;
 import io.wecominbox.callbacklog.CallbackLogStatistics.Repeats;
 import io.wecominbox.messaging.EventEnvelope;
+import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.RolledBackTransaction;
+import io.wecominbox.testsupport.StackEnv;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,6 +64,75 @@ class CallbackLogRepositoryIT {
                 "nor one whose failed group commit did commit the row it was given");
             assertEquals(3, count(c, key));
         });
+    }
+
+    /**
+     * The insert goes out in one round trip with its keys' locks, so it must still read the table after the lock
+     * was granted: a delivery that waited for another writer's commit of its key counts that row (attempt 2).
+     * The holder's row is committed marked published, so the relay leaves it alone, and deleted at the end.
+     */
+    @Test
+    void aDeliveryThatWaitedForItsKeysLockCountsTheRowTheHolderCommitted() throws Exception {
+        OffsetDateTime first = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS);
+        try (Connection holder = StackEnv.openDatabase(); Connection waiter = StackEnv.openDatabase()) {
+            holder.setAutoCommit(false);
+            waiter.setAutoCommit(false);
+            CompletableFuture<RecordedDelivery> retry = null;
+            try {
+                assertEquals(1, CallbackLogInsert.insert(holder, List.of(delivery(first, null))).get(0).attempt());
+                long waiterPid = backendPid(waiter);
+                retry = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return CallbackLogInsert.insert(waiter, List.of(delivery(first.plusSeconds(5), null))).get(0);
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                assertTrue(Poll.until(Duration.ofSeconds(30), () -> waitsForALock(waiterPid)),
+                    "the retry's insert waits for the key's lock held by the first delivery's writer");
+
+                try (PreparedStatement published = holder.prepareStatement(
+                        "UPDATE callback_log SET published_at = now() WHERE event_key = ?")) {
+                    published.setString(1, key);
+                    published.executeUpdate();
+                }
+                holder.commit();
+
+                RecordedDelivery second = retry.get(30, TimeUnit.SECONDS);
+                assertEquals(2, second.attempt(), "the row committed while the retry waited is counted");
+                assertEquals(0, second.secondsSincePrevious().compareTo(new java.math.BigDecimal("5")));
+            } finally {
+                holder.rollback(); // frees a retry still waiting, if the test failed before the commit
+                if (retry != null) {
+                    retry.handle((row, failure) -> row).get(30, TimeUnit.SECONDS);
+                }
+                waiter.rollback();
+                try (PreparedStatement gone = holder.prepareStatement("DELETE FROM callback_log WHERE event_key = ?")) {
+                    gone.setString(1, key);
+                    gone.executeUpdate();
+                }
+                holder.commit();
+            }
+        }
+    }
+
+    private static long backendPid(Connection c) throws SQLException {
+        try (PreparedStatement q = c.prepareStatement("SELECT pg_backend_pid()"); ResultSet rs = q.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static boolean waitsForALock(long pid) {
+        try (Connection c = StackEnv.openDatabase();
+             PreparedStatement q = c.prepareStatement("SELECT wait_event_type FROM pg_stat_activity WHERE pid = ?")) {
+            q.setLong(1, pid);
+            try (ResultSet rs = q.executeQuery()) {
+                return rs.next() && "Lock".equals(rs.getString(1));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
