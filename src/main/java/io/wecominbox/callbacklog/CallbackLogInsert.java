@@ -9,9 +9,9 @@ import java.util.List;
 
 /**
  * Inserts a group of deliveries into callback_log on the caller's connection in one round trip, its keys' locks
- * and then one insert statement (the caller commits). Attempt numbers and the gap to the previous delivery count the rows already committed and the
- * earlier ones of the same key in this group, so a retry that arrives with its twin in one commit is still
- * attempt 2.
+ * and then one insert statement (the caller commits). Attempt numbers and the gap to the previous delivery count
+ * the rows already committed and the earlier ones of the same key in this group, so a retry that arrives with its
+ * twin in one commit is still attempt 2.
  */
 public final class CallbackLogInsert {
 
