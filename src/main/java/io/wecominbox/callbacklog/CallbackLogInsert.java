@@ -68,7 +68,7 @@ public final class CallbackLogInsert {
                 ) AS numbered
                 RETURNING callback_log_id, attempt, seconds_since_previous
             )
-            SELECT a.id, w.callback_log_id, w.attempt, w.seconds_since_previous
+            SELECT a.id, w.attempt, w.seconds_since_previous  -- no attempt: not written
             FROM arrived a LEFT JOIN written w ON w.callback_log_id = a.id
             ORDER BY a.arrival
             """.formatted(OUTCOME_ENQUEUED);
@@ -137,14 +137,14 @@ public final class CallbackLogInsert {
         try (rs) {
             while (rs.next()) {
                 long id = rs.getLong(1);
-                long written = rs.getLong(2);
+                int attempt = rs.getInt(2);
                 if (rs.wasNull()) {
                     if (deliveries.get(rows.size()).parkedId() == null) {
                         throw new SQLException("callback_log row " + id + " was not returned by its insert");
                     }
                     rows.add(null);
                 } else {
-                    rows.add(new RecordedDelivery(written, rs.getInt(3), rs.getBigDecimal(4)));
+                    rows.add(new RecordedDelivery(id, attempt, rs.getBigDecimal(3)));
                 }
             }
         }
