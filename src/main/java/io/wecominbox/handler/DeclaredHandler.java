@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * {@code wecom-inbox/CrmEventConsumer}), so generating them changed nothing Liberty sees.
  */
 public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyedByRelationship,
-                              boolean deadlineLane, int sessions, DedupPolicy policy) {
+                              boolean deadlineLane, Urgency urgency, int sessions, DedupPolicy policy) {
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -34,8 +34,8 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("handler name '" + name + "' is not " + NAME);
         }
-        if (eventTypes.isEmpty() || sessions < 1) {
-            throw new IllegalArgumentException("handler " + name + " needs event types and at least one session");
+        if (eventTypes.isEmpty() || sessions < 1 || urgency == null) {
+            throw new IllegalArgumentException("handler " + name + " needs event types, an urgency and at least one session");
         }
         eventTypes = Set.copyOf(new TreeSet<>(eventTypes));
     }
@@ -51,7 +51,7 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
                 .hotWindow(window(d.hotWindow(), DedupPolicy.DEFAULT_HOT_WINDOW))
                 .coldWindow(window(d.coldWindow(), DedupPolicy.DEFAULT_COLD_WINDOW)).build();
         return new DeclaredHandler(d.name(), Set.of(d.eventTypes()), d.keyedByRelationship(), d.deadlineLane(),
-            d.sessions(), policy);
+            d.urgency(), d.sessions(), policy);
     }
 
     private static Duration window(String text, Duration otherwise) {

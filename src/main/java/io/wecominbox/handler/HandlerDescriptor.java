@@ -37,6 +37,12 @@ public @interface HandlerDescriptor {
      */
     boolean deadlineLane() default false;
 
+    /**
+     * Whether somebody waits for its effect: the OS priority of the threads that deliver its messages
+     * ({@link Urgency}). By default a handler catches up after a burst, below the callback URL.
+     */
+    Urgency urgency() default Urgency.CATCH_UP;
+
     /** The default of {@code handler.<name>.sessions}: the queue's concurrent consumer transactions. */
     int sessions() default 2;
 

@@ -65,6 +65,9 @@ public class HandlerRunner {
     @Inject
     RelationshipGenerations relationships;
 
+    @Inject
+    ConsumerThreadPriority priority;
+
     @Resource
     private TransactionSynchronizationRegistry transaction;
 
@@ -80,6 +83,7 @@ public class HandlerRunner {
      * low load), as one transaction: the dedup claims of the batch, the handler's effects, one commit.
      */
     public void run(EventHandler handler, Message message) {
+        priority.place(handler.descriptor());
         List<Message> batch = queued.batchOf(handler.name(), message);
         metrics.histogram("wecom.handler.batch.size", new Tag("handler", handler.name())).update(batch.size());
         List<EventMessage> delivered = new ArrayList<>(batch.size());

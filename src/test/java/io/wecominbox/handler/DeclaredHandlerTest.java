@@ -64,9 +64,20 @@ class DeclaredHandlerTest {
         assertEquals("jms/queue/handler/crm", crm.queueJndiName());
         assertEquals("CrmEventConsumer", crm.consumerBean());
         assertEquals("handler.crm.sessions", crm.sessionsVariable());
-        DeclaredHandler dashed = new DeclaredHandler("vip-welcome", Set.of("text"), false, false, 1, COLD_REJECTS);
+        DeclaredHandler dashed = new DeclaredHandler("vip-welcome", Set.of("text"), false, false, Urgency.CATCH_UP, 1, COLD_REJECTS);
         assertEquals("vipWelcomeHandlerQueue", dashed.queueId());
         assertEquals("VipWelcomeEventConsumer", dashed.consumerBean());
+    }
+
+    @Test
+    void theWelcomeAndTheBotAreWaitedForAndTheOthersCatchUpBelowThem() {
+        assertEquals(Urgency.PROMPT, DeclaredHandler.of(WelcomeHandler.class).urgency());
+        assertEquals(Urgency.PROMPT, DeclaredHandler.of(BotHandler.class).urgency());
+        for (Class<?> type : List.of(CrmHandler.class, ConversationHandler.class, ContactHandler.class)) {
+            assertEquals(Urgency.CATCH_UP, DeclaredHandler.of(type).urgency(), type.getSimpleName());
+        }
+        assertEquals(Thread.NORM_PRIORITY, Urgency.PROMPT.javaPriority(), "the callback URL's threads' priority");
+        assertTrue(Urgency.CATCH_UP.javaPriority() < Urgency.PROMPT.javaPriority());
     }
 
     @Test
@@ -80,9 +91,9 @@ class DeclaredHandlerTest {
         assertEquals(Duration.ofMinutes(5), new Short().policy().hotWindow());
         assertEquals(Duration.ofDays(7), new Short().policy().coldWindow());
         assertThrows(IllegalArgumentException.class,
-            () -> new DeclaredHandler("Crm", Set.of("text"), false, false, 1, COLD_REJECTS));
+            () -> new DeclaredHandler("Crm", Set.of("text"), false, false, Urgency.CATCH_UP, 1, COLD_REJECTS));
         assertThrows(IllegalArgumentException.class,
-            () -> new DeclaredHandler("crm", Set.of(), false, false, 1, COLD_REJECTS));
+            () -> new DeclaredHandler("crm", Set.of(), false, false, Urgency.CATCH_UP, 1, COLD_REJECTS));
         assertThrows(IllegalStateException.class, () -> DeclaredHandler.of(String.class));
     }
 

@@ -71,7 +71,10 @@ final class HandlerServerConfig {
                    <Name>EventConsumer, whose activation spec is wecom-inbox/<Name>EventConsumer. Like the probe's in
                    wecom-inbox.xml, its sessions reconnect forever (1 s, backing off to 10 s) and follow the broker pair
                    (HA). Consumer window 0: waiting messages stay on the queue, where the session that is running
-                   takes them into its batch, instead of being buffered in front of sessions that are busy. -->
+                   takes them into its batch, instead of being buffered in front of sessions that are busy.
+                   useGlobalPools false: the handler's deliveries run on threads of its own, which run at its
+                   urgency's priority (io.wecominbox.handler.ConsumerThreadPriority); a thread lowered for crm
+                   never delivers a welcome. -->
             """);
         for (DeclaredHandler h : handlers) {
             out.append(fragment(h));
@@ -94,7 +97,8 @@ final class HandlerServerConfig {
             + " useJNDI=\"true\"\n"
             + "                        maxSession=\"${" + h.sessionsVariable() + "}\""
             + " consumerWindowSize=\"0\" HA=\"true\" reconnectAttempts=\"-1\" retryInterval=\"1000\"\n"
-            + "                        retryIntervalMultiplier=\"2.0\" maxRetryInterval=\"10000\"/>\n"
+            + "                        retryIntervalMultiplier=\"2.0\" maxRetryInterval=\"10000\""
+            + " useGlobalPools=\"false\"/>\n"
             + "  </jmsActivationSpec>\n";
     }
 }

@@ -6,6 +6,7 @@ import io.wecominbox.event.WeComEvent;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandledEvent;
 import io.wecominbox.handler.HandlerDescriptor;
+import io.wecominbox.handler.Urgency;
 import io.wecominbox.handler.bot.BotReplyLog.BotReply;
 import io.wecominbox.wecom.MessageSendRequest;
 import io.wecominbox.wecom.WeComApi;
@@ -46,7 +47,7 @@ import java.util.logging.Logger;
  * REJECTs (the message waits for it). A dead Redis PROCEEDs: the cold tier still protects, and there is no
  * deadline that makes waiting costly, but also nothing gained by waiting.
  */
-@HandlerDescriptor(name = "bot", eventTypes = "text",
+@HandlerDescriptor(name = "bot", eventTypes = "text", urgency = Urgency.PROMPT,
     onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT)
 @ApplicationScoped
 public class BotHandler implements EventHandler {

@@ -6,6 +6,7 @@ import io.wecominbox.event.WeComEvent;
 import io.wecominbox.handler.EventHandler;
 import io.wecominbox.handler.HandledEvent;
 import io.wecominbox.handler.HandlerDescriptor;
+import io.wecominbox.handler.Urgency;
 import io.wecominbox.handler.welcome.WelcomeConfig.ConfiguredText;
 import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeCase;
 import io.wecominbox.handler.welcome.WelcomeSendLog.WelcomeResult;
@@ -52,7 +53,8 @@ import org.eclipse.microprofile.metrics.Tag;
  * roll back after the send anyway; rejecting at least does not spend the code on an unrecorded send.
  * Four sessions: each one's batch of calls is in flight together (welcome.sends.in.flight in server.xml).
  */
-@HandlerDescriptor(name = "welcome", eventTypes = "change_external_contact", deadlineLane = true, sessions = 4,
+@HandlerDescriptor(name = "welcome", eventTypes = "change_external_contact", deadlineLane = true,
+    urgency = Urgency.PROMPT, sessions = 4,
     onHotStoreDown = StoreDownAction.PROCEED, onColdStoreDown = StoreDownAction.REJECT)
 @ApplicationScoped
 public class WelcomeHandler implements EventHandler {

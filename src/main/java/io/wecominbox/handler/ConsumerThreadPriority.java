@@ -1,0 +1,130 @@
+package io.wecominbox.handler;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * Puts the thread that delivers a handler's messages at its {@link Urgency}, so that the consumers of what can
+ * catch up yield the cores to the callback URL and the welcome under overload, and take them all when idle.
+ *
+ * <p>Lowering is one way for a process that is not root: the OS lets it raise no thread's priority again, and a
+ * thread inherits the priority of the thread that starts it. So a thread is lowered only where it stays with its
+ * handler (each handler's activation spec has a thread pool of its own, useGlobalPools="false", in the generated
+ * drop-in), and nothing is lowered unless this JVM both passes priorities to the OS and can raise them back: a
+ * probe thread at the first delivery tells, and the log says which. The gauge wecom.handler.thread.nice shows the
+ * nice value each handler's last newly placed thread got from the OS.
+ */
+@ApplicationScoped
+public class ConsumerThreadPriority {
+
+    private static final Logger LOG = Logger.getLogger(ConsumerThreadPriority.class.getName());
+    static final String NICE_GAUGE = "wecom.handler.thread.nice";
+    private static final Path THREAD_STAT = Path.of("/proc/thread-self/stat");
+
+    /** The handler whose urgency this thread runs at (a thread of a handler's own pool: set once). */
+    private static final ThreadLocal<String> PLACED_FOR = new ThreadLocal<>();
+
+    private final Map<String, AtomicInteger> nice = new ConcurrentHashMap<>();
+    private volatile Boolean osHonoursPriorities;
+
+    @Inject
+    MetricRegistry metrics;
+
+    @PostConstruct
+    void init() {
+        // on the thread that first needs this bean: a consumer thread before anything was lowered
+        osHonoursPriorities = probe();
+    }
+
+    /** Runs the current thread at the handler's urgency: a field read per delivery, a system call once a thread. */
+    public void place(DeclaredHandler handler) {
+        if (handler.name().equals(PLACED_FOR.get())) {
+            return;
+        }
+        PLACED_FOR.set(handler.name());
+        if (osHonoursPriorities) {
+            Thread.currentThread().setPriority(handler.urgency().javaPriority());
+        }
+        currentNice().ifPresent(n -> nice.computeIfAbsent(handler.name(), name -> {
+            AtomicInteger value = new AtomicInteger();
+            metrics.gauge(NICE_GAUGE, value, AtomicInteger::get, new Tag("handler", name));
+            return value;
+        }).set(n));
+    }
+
+    /**
+     * True when a thread set to the lowest Java priority gets a higher nice value and, set back, its nice value
+     * again: the JVM maps priorities to the OS (liberty/jvm.options) and may raise them (root, or RLIMIT_NICE).
+     */
+    private static boolean probe() {
+        int[] seen = new int[] {-1, -1, -1};
+        Thread probe = new Thread(() -> {
+            seen[0] = currentNice().orElse(-1);
+            Thread.currentThread().setPriority(Urgency.CATCH_UP.javaPriority());
+            seen[1] = currentNice().orElse(-1);
+            Thread.currentThread().setPriority(Urgency.PROMPT.javaPriority());
+            seen[2] = currentNice().orElse(-1);
+        }, "wecom-priority-probe");
+        probe.start();
+        try {
+            probe.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        int normal = seen[0];
+        int lowered = seen[1];
+        int back = seen[2];
+        if (normal < 0) {
+            LOG.warning("consumer priorities: this OS shows no thread's nice value (no /proc/thread-self/stat);"
+                + " every consumer runs at the callback URL's priority");
+            return false;
+        }
+        if (lowered <= normal) {
+            LOG.warning("consumer priorities: this JVM does not pass Java priorities to the OS (nice " + lowered
+                + " for the lowest); every consumer runs at the callback URL's priority. liberty/jvm.options has the"
+                + " options (-XX:ThreadPriorityPolicy=1 and the priority map), docs/deploy.md says why");
+            return false;
+        }
+        if (back != normal) {
+            LOG.warning("consumer priorities: this process may lower a thread's priority (nice " + lowered
+                + ") but not raise it again (nice " + back + " where " + normal + " was asked): not root and no"
+                + " RLIMIT_NICE to allow it. Nothing is lowered, every consumer runs at the callback URL's priority");
+            return false;
+        }
+        LOG.info("consumer priorities: handlers that catch up run at nice " + lowered + ", the callback URL and the"
+            + " handlers somebody waits for at nice " + normal);
+        return true;
+    }
+
+    /** This thread's nice value as the OS has it, from Linux's /proc; empty elsewhere. */
+    static OptionalInt currentNice() {
+        try {
+            return niceOf(Files.readString(THREAD_STAT));
+        } catch (IOException | RuntimeException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** Field 19 of proc(5)'s stat line, counted after the command name, which may itself hold spaces and ')'. */
+    static OptionalInt niceOf(String statLine) {
+        int end = statLine.lastIndexOf(')');
+        if (end < 0) {
+            return OptionalInt.empty();
+        }
+        String[] fields = statLine.substring(end + 1).trim().split(" ");
+        // fields[0] is field 3 (state): nice, field 19, is fields[16]
+        return fields.length > 16 ? OptionalInt.of(Integer.parseInt(fields[16])) : OptionalInt.empty();
+    }
+}
