@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,6 +32,7 @@ public class ConsumerThreadPriority {
     private static final Logger LOG = Logger.getLogger(ConsumerThreadPriority.class.getName());
     static final String NICE_GAUGE = "wecom.handler.thread.nice";
     private static final Path THREAD_STAT = Path.of("/proc/thread-self/stat");
+    static final int UNKNOWN = Integer.MIN_VALUE;
 
     /** The handler whose urgency this thread runs at (a thread of a handler's own pool: set once). */
     private static final ThreadLocal<String> PLACED_FOR = new ThreadLocal<>();
@@ -68,13 +70,13 @@ public class ConsumerThreadPriority {
      * again: the JVM maps priorities to the OS (liberty/jvm.options) and may raise them (root, or RLIMIT_NICE).
      */
     private static boolean probe() {
-        int[] seen = new int[] {-1, -1, -1};
+        int[] seen = new int[] {UNKNOWN, UNKNOWN, UNKNOWN};
         Thread probe = new Thread(() -> {
-            seen[0] = currentNice().orElse(-1);
+            seen[0] = currentNice().orElse(UNKNOWN);
             Thread.currentThread().setPriority(Urgency.CATCH_UP.javaPriority());
-            seen[1] = currentNice().orElse(-1);
+            seen[1] = currentNice().orElse(UNKNOWN);
             Thread.currentThread().setPriority(Urgency.PROMPT.javaPriority());
-            seen[2] = currentNice().orElse(-1);
+            seen[2] = currentNice().orElse(UNKNOWN);
         }, "wecom-priority-probe");
         probe.start();
         try {
@@ -83,29 +85,35 @@ public class ConsumerThreadPriority {
             Thread.currentThread().interrupt();
             return false;
         }
-        int normal = seen[0];
-        int lowered = seen[1];
-        int back = seen[2];
-        if (normal < 0) {
-            LOG.warning("consumer priorities: this OS shows no thread's nice value (no /proc/thread-self/stat);"
-                + " every consumer runs at the callback URL's priority");
+        Optional<String> refused = whyNot(seen[0], seen[1], seen[2]);
+        if (refused.isPresent()) {
+            LOG.warning("consumer priorities: " + refused.get() + "; every consumer runs at the callback URL's priority");
             return false;
+        }
+        LOG.info("consumer priorities: handlers that catch up run at nice " + seen[1] + ", the callback URL and the"
+            + " handlers somebody waits for at nice " + seen[0]);
+        return true;
+    }
+
+    /**
+     * Why consumers are not to be lowered, given a probe thread's nice value as started, at the lowest Java
+     * priority, and set back to normal ({@link #UNKNOWN}: not readable); empty when they may be.
+     */
+    static Optional<String> whyNot(int normal, int lowered, int back) {
+        if (normal == UNKNOWN || lowered == UNKNOWN || back == UNKNOWN) {
+            return Optional.of("this OS shows no thread's nice value (no /proc/thread-self/stat)");
         }
         if (lowered <= normal) {
-            LOG.warning("consumer priorities: this JVM does not pass Java priorities to the OS (nice " + lowered
-                + " for the lowest); every consumer runs at the callback URL's priority. liberty/jvm.options has the"
-                + " options (-XX:ThreadPriorityPolicy=1 and the priority map), docs/deploy.md says why");
-            return false;
+            return Optional.of("this JVM does not pass Java priorities to the OS (nice " + lowered + " for the lowest)."
+                + " liberty/jvm.options has the options (-XX:ThreadPriorityPolicy=1 and the priority map), docs/deploy.md"
+                + " says why");
         }
         if (back != normal) {
-            LOG.warning("consumer priorities: this process may lower a thread's priority (nice " + lowered
-                + ") but not raise it again (nice " + back + " where " + normal + " was asked): not root and no"
-                + " RLIMIT_NICE to allow it. Nothing is lowered, every consumer runs at the callback URL's priority");
-            return false;
+            return Optional.of("a thread lowered to nice " + lowered + " and set back got nice " + back + ", not the "
+                + normal + " it started at: this process may not raise a priority again (not root, no RLIMIT_NICE that"
+                + " allows it), or the server itself runs niced. Nothing is lowered");
         }
-        LOG.info("consumer priorities: handlers that catch up run at nice " + lowered + ", the callback URL and the"
-            + " handlers somebody waits for at nice " + normal);
-        return true;
+        return Optional.empty();
     }
 
     /** This thread's nice value as the OS has it, from Linux's /proc; empty elsewhere. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,19 @@ class ConsumerThreadPriorityTest {
             + " 5000000 1000 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 -1 1 0 0 0 0 0";
         assertEquals(OptionalInt.of(10), ConsumerThreadPriority.niceOf(line));
         assertEquals(OptionalInt.of(-5), ConsumerThreadPriority.niceOf(line.replace(" 30 10 61 ", " 15 -5 61 ")));
+    }
+
+    @Test
+    void consumersAreLoweredOnlyWhereTheOsLowersAThreadAndRaisesItAgain() {
+        assertEquals(Optional.empty(), ConsumerThreadPriority.whyNot(0, 10, 0), "root, or RLIMIT_NICE 20");
+        assertTrue(ConsumerThreadPriority.whyNot(0, 0, 0).orElseThrow().contains("-XX:ThreadPriorityPolicy=1"),
+            "a JVM that keeps priorities to itself");
+        assertTrue(ConsumerThreadPriority.whyNot(0, 10, 10).orElseThrow().contains("may not raise a priority again"),
+            "an unprivileged process: a lowered thread would stay lowered");
+        int unknown = ConsumerThreadPriority.UNKNOWN;
+        assertTrue(ConsumerThreadPriority.whyNot(unknown, unknown, unknown).orElseThrow()
+            .contains("no thread's nice value"), "no /proc");
+        assertEquals(Optional.empty(), ConsumerThreadPriority.whyNot(-1, 10, -1), "a server started at nice -1");
     }
 
     @Test
