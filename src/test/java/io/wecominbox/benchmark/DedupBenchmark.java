@@ -2,7 +2,6 @@ package io.wecominbox.benchmark;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.http.HttpRequest;
 import io.wecominbox.event.SampleEvents;
 import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.Http;
@@ -119,7 +118,7 @@ class DedupBenchmark {
     }
 
     private static double counter(String disposition) {
-        String body = Http.sendTls(Http.asAdmin(HttpRequest.newBuilder(Http.tlsUri("/metrics?scope=application")).GET())).body();
+        String body = Http.applicationMetrics().body();
         Matcher m = COUNTER.matcher(body);
         while (m.find()) {
             if (m.group(1).contains("handler=\"crm\"") && m.group(1).contains("disposition=\"" + disposition + "\"")) {

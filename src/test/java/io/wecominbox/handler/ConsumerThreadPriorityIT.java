@@ -11,7 +11,6 @@ import io.wecominbox.testsupport.Deployments;
 import io.wecominbox.testsupport.Http;
 import io.wecominbox.testsupport.Poll;
 import java.io.IOException;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,8 +95,7 @@ class ConsumerThreadPriorityIT {
     }
 
     private static String scrape() {
-        HttpResponse<String> response = Http.sendTls(Http.asAdmin(HttpRequest.newBuilder(
-            Http.tlsUri("/metrics?scope=application")).GET()));
+        HttpResponse<String> response = Http.applicationMetrics();
         assertNotNull(response, "the server answers over TLS");
         assertEquals(200, response.statusCode(), response.body());
         return response.body();

@@ -10,7 +10,6 @@ import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.ReplayApi;
 import io.wecominbox.testsupport.Sql;
 import jakarta.json.JsonObject;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
@@ -90,8 +89,7 @@ class RetentionIT {
         HttpResponse<String> due = Http.getAsAdmin("/api/ops/retention");
         assertEquals(200, due.statusCode(), due.body());
         assertTrue(due.body().contains("\"table_name\":\"conversation_message\""), due.body());
-        HttpResponse<String> scraped = Http.sendTls(Http.asAdmin(HttpRequest.newBuilder(
-            Http.tlsUri("/metrics?scope=application")).GET()));
+        HttpResponse<String> scraped = Http.applicationMetrics();
         assertEquals(200, scraped == null ? -1 : scraped.statusCode(), "/metrics over TLS");
         String metrics = scraped.body();
         assertTrue(metrics.lines().anyMatch(l -> l.startsWith("wecom_retention_rows_total{")

@@ -73,6 +73,11 @@ public final class Http {
         return send(asAdmin(HttpRequest.newBuilder(URI.create(StackEnv.baseUrl() + path)).GET()));
     }
 
+    /** The application's metrics in Prometheus text, as the admin over TLS; null when the server does not answer. */
+    public static HttpResponse<String> applicationMetrics() {
+        return sendTls(asAdmin(HttpRequest.newBuilder(tlsUri("/metrics?scope=application")).GET()));
+    }
+
     /** Adds HTTP Basic credentials of the stack's administrator. */
     public static HttpRequest.Builder asAdmin(HttpRequest.Builder request) {
         return request.header("Authorization", basic(adminUser(), adminPassword()));

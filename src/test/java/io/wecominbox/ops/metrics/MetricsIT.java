@@ -85,7 +85,7 @@ class MetricsIT {
     }
 
     private static String scrape() {
-        HttpResponse<String> response = Http.sendTls(Http.asAdmin(HttpRequest.newBuilder(Http.tlsUri("/metrics?scope=application")).GET()));
+        HttpResponse<String> response = Http.applicationMetrics();
         assertNotNull(response, "the server answers over TLS");
         assertEquals(200, response.statusCode(), response.body());
         return response.body();
