@@ -38,7 +38,7 @@ public class ConsumerThreadPriority {
     private static final ThreadLocal<String> PLACED_FOR = new ThreadLocal<>();
 
     private final Map<String, AtomicInteger> nice = new ConcurrentHashMap<>();
-    private volatile Boolean osHonoursPriorities;
+    private volatile boolean osHonoursPriorities;
 
     @Inject
     MetricRegistry metrics;
@@ -49,7 +49,7 @@ public class ConsumerThreadPriority {
         osHonoursPriorities = probe();
     }
 
-    /** Runs the current thread at the handler's urgency: a field read per delivery, a system call once a thread. */
+    /** Runs this thread at the handler's urgency: a thread-local read per delivery, a system call once a thread. */
     public void place(DeclaredHandler handler) {
         if (handler.name().equals(PLACED_FOR.get())) {
             return;
@@ -87,7 +87,8 @@ public class ConsumerThreadPriority {
         }
         Optional<String> refused = whyNot(seen[0], seen[1], seen[2]);
         if (refused.isPresent()) {
-            LOG.warning("consumer priorities: " + refused.get() + "; every consumer runs at the callback URL's priority");
+            LOG.warning("consumer priorities: " + refused.get()
+                + "; every consumer runs at the callback URL's priority");
             return false;
         }
         LOG.info("consumer priorities: handlers that catch up run at nice " + seen[1] + ", the callback URL and the"
@@ -104,9 +105,9 @@ public class ConsumerThreadPriority {
             return Optional.of("this OS shows no thread's nice value (no /proc/thread-self/stat)");
         }
         if (lowered <= normal) {
-            return Optional.of("this JVM does not pass Java priorities to the OS (nice " + lowered + " for the lowest)."
-                + " liberty/jvm.options has the options (-XX:ThreadPriorityPolicy=1 and the priority map), docs/deploy.md"
-                + " says why");
+            return Optional.of("this JVM does not pass Java priorities to the OS (nice " + lowered + " for the"
+                + " lowest). liberty/jvm.options has the options (-XX:ThreadPriorityPolicy=1 and the priority map),"
+                + " docs/deploy.md says why");
         }
         if (back != normal) {
             return Optional.of("a thread lowered to nice " + lowered + " and set back got nice " + back + ", not the "

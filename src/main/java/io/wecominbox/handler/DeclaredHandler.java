@@ -35,7 +35,8 @@ public record DeclaredHandler(String name, Set<String> eventTypes, boolean keyed
             throw new IllegalArgumentException("handler name '" + name + "' is not " + NAME);
         }
         if (eventTypes.isEmpty() || sessions < 1 || urgency == null) {
-            throw new IllegalArgumentException("handler " + name + " needs event types, an urgency and at least one session");
+            throw new IllegalArgumentException("handler " + name
+                + " needs event types, an urgency and at least one session");
         }
         eventTypes = Set.copyOf(new TreeSet<>(eventTypes));
     }

@@ -35,8 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ArquillianExtension.class)
 class ConsumerThreadPriorityIT {
 
-    private static final Pattern NICE = Pattern.compile("^wecom_handler_thread_nice\\{[^}]*handler=\"([a-z-]+)\"[^}]*} (\\S+)",
-        Pattern.MULTILINE);
+    private static final Pattern NICE = Pattern.compile(
+        "^wecom_handler_thread_nice\\{[^}]*handler=\"([a-z-]+)\"[^}]*} (\\S+)", Pattern.MULTILINE);
 
     @Deployment(testable = false)
     static WebArchive deployment() {
