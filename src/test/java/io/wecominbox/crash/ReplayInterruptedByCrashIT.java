@@ -22,6 +22,7 @@ import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -71,6 +72,7 @@ class ReplayInterruptedByCrashIT {
         assertTrue(publishedAtKill < total, "killed before the end: " + publishedAtKill + " of " + total);
 
         long restarted = System.nanoTime();
+        OffsetDateTime restartedAt = InDoubt.databaseNow();
         LIBERTY.start();
         assertEquals("FAILED", state(firstId), "the restarted server marks its own running replay FAILED");
         String failure = Sql.text("SELECT failure FROM replay_run WHERE replay_id = ?", firstId);
@@ -80,12 +82,14 @@ class ReplayInterruptedByCrashIT {
         assertEquals("FAILED", shown.getString("state"));
         assertEquals(failure, shown.getString("failure"));
 
-        boolean recovered = Poll.until(WAIT, () -> InDoubt.database() == 0
+        // in doubt: what the killed server left prepared. The restarted one's consumers prepare branches of
+        // their own and commit them a moment later (longer at nice 10 on a busy machine): those are live work
+        boolean recovered = Poll.until(WAIT, () -> InDoubt.preparedBefore(restartedAt).isEmpty()
                 && BrokerConsole.preparedTransactions() == 0);
         long recoverySeconds = Duration.ofNanos(System.nanoTime() - restarted).toSeconds();
-        assertTrue(recovered, "in-doubt branches left: pg=" + InDoubt.database()
+        assertTrue(recovered, "in-doubt branches left: pg=" + InDoubt.describe(InDoubt.preparedBefore(restartedAt))
                 + " broker=" + BrokerConsole.preparedTransactions());
-        assertEquals(0, InDoubt.database(), "pg_prepared_xacts empty after recovery");
+        assertEquals(List.of(), InDoubt.preparedBefore(restartedAt), "the killed server's branches, after recovery");
 
         // what the operator does: the same request again; dedup absorbs what already ran under this batch
         JsonObject again = start(request);
@@ -111,7 +115,8 @@ class ReplayInterruptedByCrashIT {
             assertEquals(EVENTS, outcome.getInt("effects") + outcome.getInt("duplicates"),
                     handler + ": every re-sent message is an effect or a duplicate: " + outcome);
         }
-        assertEquals(0, InDoubt.database());
+        assertTrue(Poll.until(InDoubt.RESOLVED_WITHIN, InDoubt::none), "a branch stays prepared: pg="
+                + InDoubt.describe(InDoubt.preparedSince(restartedAt)) + " broker=" + BrokerConsole.preparedTransactions());
     }
 
     private static List<String> deliverAndProcess() throws Exception {
