@@ -1,7 +1,5 @@
 package io.wecominbox;
 
-import jakarta.json.Json;
-
 /**
  * The JSON body of every error answer, the callback's and the admin API's: a stable code and a short human
  * reason. Beside the JAX-RS root because it is the API's, not one package's. JAX-RS resources return it as an
@@ -14,6 +12,6 @@ public record ErrorBody(String error, String reason) {
 
     /** The same JSON as JSON-B makes of the record. */
     public String toJson() {
-        return Json.createObjectBuilder().add("error", error).add("reason", reason).build().toString();
+        return JsonProviders.JSON.createObjectBuilder().add("error", error).add("reason", reason).build().toString();
     }
 }

@@ -1,6 +1,7 @@
 package io.wecominbox.retention;
 
-import jakarta.json.Json;
+import static io.wecominbox.JsonProviders.JSON;
+
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.List;
@@ -23,18 +24,18 @@ public record RetentionRunResult(boolean ran, Map<String, Long> erased, Map<Stri
     }
 
     public JsonObject toJson() {
-        JsonObjectBuilder erasedJson = Json.createObjectBuilder();
+        JsonObjectBuilder erasedJson = JSON.createObjectBuilder();
         erased.forEach(erasedJson::add);
-        JsonObjectBuilder deletedJson = Json.createObjectBuilder();
+        JsonObjectBuilder deletedJson = JSON.createObjectBuilder();
         deleted.forEach(deletedJson::add);
-        JsonObjectBuilder kept = Json.createObjectBuilder();
+        JsonObjectBuilder kept = JSON.createObjectBuilder();
         partitionsKept.forEach(kept::add);
-        return Json.createObjectBuilder()
+        return JSON.createObjectBuilder()
             .add("ran", ran)
             .add("erased", erasedJson)
             .add("deleted", deletedJson)
-            .add("partitionsMade", Json.createArrayBuilder(partitionsMade))
-            .add("partitionsDropped", Json.createArrayBuilder(partitionsDropped))
+            .add("partitionsMade", JSON.createArrayBuilder(partitionsMade))
+            .add("partitionsDropped", JSON.createArrayBuilder(partitionsDropped))
             .add("partitionsKept", kept)
             .add("defaultPartitionRows", defaultPartitionRows)
             .add("millis", millis)

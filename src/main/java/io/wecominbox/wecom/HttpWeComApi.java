@@ -1,7 +1,8 @@
 package io.wecominbox.wecom;
 
+import static io.wecominbox.JsonProviders.JSON;
+
 import io.wecominbox.wecom.WeComCallOutcome.Kind;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -51,7 +52,7 @@ public final class HttpWeComApi implements WeComApi {
         Objects.requireNonNull(welcomeCode, "welcomeCode");
         Objects.requireNonNull(content, "content");
         return call(app, SEND_WELCOME_MSG, c -> batchId == null ? content.toJson(welcomeCode)
-                : jakarta.json.Json.createObjectBuilder(content.toJson(welcomeCode)).add(BATCH_ID_FIELD, batchId).build(),
+                : JSON.createObjectBuilder(content.toJson(welcomeCode)).add(BATCH_ID_FIELD, batchId).build(),
             deadline);
     }
 
@@ -74,7 +75,7 @@ public final class HttpWeComApi implements WeComApi {
             throw new IllegalArgumentException("batch/get_by_user takes 1.." + MAX_USERS_PER_CALL
                 + " userids and a limit of 1.." + MAX_PAGE_LIMIT);
         }
-        JsonObject json = Json.createObjectBuilder().add("userid_list", Json.createArrayBuilder(userIds))
+        JsonObject json = JSON.createObjectBuilder().add("userid_list", JSON.createArrayBuilder(userIds))
             .add("cursor", cursor == null ? "" : cursor).add("limit", limit).build();
         return call(app, BATCH_GET_BY_USER, c -> json, deadline);
     }

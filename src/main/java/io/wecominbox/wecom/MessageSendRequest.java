@@ -1,6 +1,7 @@
 package io.wecominbox.wecom;
 
-import jakarta.json.Json;
+import static io.wecominbox.JsonProviders.JSON;
+
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -55,13 +56,13 @@ public record MessageSendRequest(String touser, String content, Optional<String>
 
     /** The request body; agentid goes out as a number, as WeCom documents it, when it is one. */
     JsonObject toJson(String resolvedAgentId) {
-        JsonObjectBuilder body = Json.createObjectBuilder().add("touser", touser).add("msgtype", "text");
+        JsonObjectBuilder body = JSON.createObjectBuilder().add("touser", touser).add("msgtype", "text");
         if (resolvedAgentId.matches("\\d{1,18}")) {
             body.add("agentid", Long.parseLong(resolvedAgentId));
         } else {
             body.add("agentid", resolvedAgentId);
         }
-        body.add("text", Json.createObjectBuilder().add("content", content));
+        body.add("text", JSON.createObjectBuilder().add("content", content));
         extraFields.forEach(body::add);
         return body.build();
     }

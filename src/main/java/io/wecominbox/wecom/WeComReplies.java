@@ -1,7 +1,8 @@
 package io.wecominbox.wecom;
 
+import static io.wecominbox.JsonProviders.JSON;
+
 import io.wecominbox.wecom.WeComCallOutcome.Kind;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -45,7 +46,7 @@ final class WeComReplies {
     }
 
     static Optional<JsonObject> parse(String body) {
-        try (var reader = Json.createReader(new StringReader(body))) {
+        try (var reader = JSON.createReader(new StringReader(body))) {
             return Optional.of(reader.readObject());
         } catch (JsonException | IllegalStateException e) {
             return Optional.empty();

@@ -1,6 +1,7 @@
 package io.wecominbox.wecom;
 
-import jakarta.json.Json;
+import static io.wecominbox.JsonProviders.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -38,10 +39,10 @@ public record WelcomeContent(Optional<String> text, List<JsonObject> attachments
 
     /** The send_welcome_msg request body for this code. */
     JsonObject toJson(String welcomeCode) {
-        JsonObjectBuilder body = Json.createObjectBuilder().add("welcome_code", welcomeCode);
-        text.ifPresent(t -> body.add("text", Json.createObjectBuilder().add("content", t)));
+        JsonObjectBuilder body = JSON.createObjectBuilder().add("welcome_code", welcomeCode);
+        text.ifPresent(t -> body.add("text", JSON.createObjectBuilder().add("content", t)));
         if (!attachments.isEmpty()) {
-            JsonArrayBuilder array = Json.createArrayBuilder();
+            JsonArrayBuilder array = JSON.createArrayBuilder();
             attachments.forEach(array::add);
             body.add("attachments", array);
         }

@@ -1,5 +1,7 @@
 package io.wecominbox.handler.bot;
 
+import static io.wecominbox.JsonProviders.JSON;
+
 import io.wecominbox.dedup.RejectedForRedelivery;
 import io.wecominbox.dedup.StoreDownAction;
 import io.wecominbox.event.WeComEvent;
@@ -15,7 +17,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -166,11 +167,11 @@ public class BotHandler implements EventHandler {
             request = request.withAgentId(e.agentId()); // answer from the agent the member wrote to
         }
         if (duplicateCheck) {
-            request = request.withField("enable_duplicate_check", Json.createValue(1))
-                .withField("duplicate_check_interval", Json.createValue(config.duplicateCheckInterval().toSeconds()));
+            request = request.withField("enable_duplicate_check", JSON.createValue(1))
+                .withField("duplicate_check_interval", JSON.createValue(config.duplicateCheckInterval().toSeconds()));
         }
         if (event.batchId() != null) {
-            request = request.withField(BATCH_FIELD, Json.createValue(event.batchId()));
+            request = request.withField(BATCH_FIELD, JSON.createValue(event.batchId()));
         }
         Instant deadline = clock.instant().plus(config.callBudget());
         WeComCallOutcome outcome = api.sendMessage(event.app(), request, deadline);

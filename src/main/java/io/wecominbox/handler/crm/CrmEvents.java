@@ -1,9 +1,10 @@
 package io.wecominbox.handler.crm;
 
+import static io.wecominbox.JsonProviders.JSON;
+
 import io.wecominbox.event.PulledContact;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.handler.HandledEvent;
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Instant;
 
@@ -21,7 +22,7 @@ final class CrmEvents {
 
     static String toJson(HandledEvent handled) {
         WeComEvent e = handled.event();
-        JsonObjectBuilder json = Json.createObjectBuilder()
+        JsonObjectBuilder json = JSON.createObjectBuilder()
             .add("schema", SCHEMA)
             .add("app", handled.app())
             .add("eventType", handled.eventType())

@@ -1,6 +1,7 @@
 package io.wecominbox.ops.metrics;
 
-import jakarta.json.Json;
+import static io.wecominbox.JsonProviders.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -50,9 +51,9 @@ public final class JolokiaClient {
 
     /** The raw JSON answer to reading {@code attributes} of every MBean matching {@code mbeanPattern}. */
     public String read(String mbeanPattern, List<String> attributes) throws IOException, InterruptedException {
-        JsonArrayBuilder names = Json.createArrayBuilder();
+        JsonArrayBuilder names = JSON.createArrayBuilder();
         attributes.forEach(names::add);
-        String body = Json.createObjectBuilder().add("type", "read").add("mbean", mbeanPattern)
+        String body = JSON.createObjectBuilder().add("type", "read").add("mbean", mbeanPattern)
                 .add("attribute", names).build().toString();
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(3))
                 .header("Authorization", authorization)
@@ -81,7 +82,7 @@ public final class JolokiaClient {
     /** The "value" object of a read answer (MBean name → attributes), empty if nothing matched. */
     public static JsonObject values(String json) throws IOException {
         JsonObject answer;
-        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+        try (JsonReader reader = JSON.createReader(new StringReader(json))) {
             answer = reader.readObject();
         } catch (RuntimeException e) {
             throw new IOException("broker management sent no JSON object");

@@ -1,11 +1,12 @@
 package io.wecominbox.ops.reconcile;
 
+import static io.wecominbox.JsonProviders.JSON;
+
 import io.wecominbox.ErrorBody;
 import io.wecominbox.reconcile.ReconcileRun;
 import io.wecominbox.reconcile.ReconcileRuns;
 import io.wecominbox.reconcile.ReconcileService;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -70,7 +71,7 @@ public class ReconcileResource {
         content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public Response start(String body) {
         String app;
-        try (JsonReader reader = Json.createReader(new StringReader(body == null || body.isBlank() ? "{}" : body))) {
+        try (JsonReader reader = JSON.createReader(new StringReader(body == null || body.isBlank() ? "{}" : body))) {
             JsonObject json = reader.readObject();
             app = json.getString("app", null);
         } catch (JsonException | IllegalStateException | ClassCastException e) {

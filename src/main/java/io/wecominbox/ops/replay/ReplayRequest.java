@@ -1,8 +1,9 @@
 package io.wecominbox.ops.replay;
 
+import static io.wecominbox.JsonProviders.JSON;
+
 import io.wecominbox.callbacklog.DeliveryFilter;
 import io.wecominbox.dedup.DedupKey;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
@@ -39,7 +40,7 @@ public record ReplayRequest(DeliveryFilter selection, List<String> handlers, Str
 
     /** The selection as stored in replay_run.selection (absent criteria left out). */
     public JsonObject selectionJson() {
-        JsonObjectBuilder json = Json.createObjectBuilder();
+        JsonObjectBuilder json = JSON.createObjectBuilder();
         if (selection.from() != null) {
             json.add("from", selection.from().toString());
         }
@@ -50,13 +51,13 @@ public record ReplayRequest(DeliveryFilter selection, List<String> handlers, Str
             json.add("app", selection.app());
         }
         if (!selection.eventTypes().isEmpty()) {
-            json.add("eventTypes", Json.createArrayBuilder(selection.eventTypes()));
+            json.add("eventTypes", JSON.createArrayBuilder(selection.eventTypes()));
         }
         if (!selection.eventKeys().isEmpty()) {
-            json.add("eventKeys", Json.createArrayBuilder(selection.eventKeys()));
+            json.add("eventKeys", JSON.createArrayBuilder(selection.eventKeys()));
         }
         if (!selection.callbackLogIds().isEmpty()) {
-            JsonArrayBuilder ids = Json.createArrayBuilder();
+            JsonArrayBuilder ids = JSON.createArrayBuilder();
             selection.callbackLogIds().forEach(ids::add);
             json.add("callbackLogIds", ids);
         }
@@ -68,7 +69,7 @@ public record ReplayRequest(DeliveryFilter selection, List<String> handlers, Str
             throw new InvalidReplayRequest("a JSON object is required, e.g. {\"eventKeys\": [\"customer:msg:1\"]}");
         }
         JsonValue value;
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+        try (JsonReader reader = JSON.createReader(new StringReader(body))) {
             value = reader.readValue();
         } catch (JsonException e) {
             throw new InvalidReplayRequest("not valid JSON: " + e.getMessage());

@@ -1,7 +1,8 @@
 package io.wecominbox.ops.replay;
 
+import static io.wecominbox.JsonProviders.JSON;
+
 import io.wecominbox.db.TextArrayConverter;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.persistence.AttributeConverter;
@@ -116,7 +117,7 @@ public class ReplayRunEntry {
             if (column == null) {
                 return null;
             }
-            try (JsonReader reader = Json.createReader(new StringReader(column.toString()))) {
+            try (JsonReader reader = JSON.createReader(new StringReader(column.toString()))) {
                 return reader.readObject();
             }
         }

@@ -1,8 +1,9 @@
 package io.wecominbox.ops.replay;
 
+import static io.wecominbox.JsonProviders.JSON;
+
 import io.wecominbox.ops.replay.ReplayRun.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -107,8 +108,8 @@ public class ReplayRuns {
     /** Stores the per-handler outcomes once they are final (or the wait for them ended). */
     @Transactional
     public void storeOutcomes(long replayId, Map<String, Outcome> outcomes) {
-        JsonObjectBuilder json = Json.createObjectBuilder();
-        outcomes.forEach((handler, o) -> json.add(handler, Json.createObjectBuilder().add("effects", o.effects())
+        JsonObjectBuilder json = JSON.createObjectBuilder();
+        outcomes.forEach((handler, o) -> json.add(handler, JSON.createObjectBuilder().add("effects", o.effects())
             .add("duplicates", o.duplicates()).add("rejectedAttempts", o.rejectedAttempts())));
         em.createNativeQuery(STORE_OUTCOMES).setParameter(1, json.build().toString()).setParameter(2, replayId)
             .executeUpdate();

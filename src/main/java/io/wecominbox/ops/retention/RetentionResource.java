@@ -1,10 +1,11 @@
 package io.wecominbox.ops.retention;
 
+import static io.wecominbox.JsonProviders.JSON;
+
 import io.wecominbox.ErrorBody;
 import io.wecominbox.retention.RetentionJob;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.GET;
@@ -48,11 +49,11 @@ public class RetentionResource {
     public Response due() {
         try (Connection c = dataSource.getConnection(); PreparedStatement q = c.prepareStatement(DUE)) {
             q.setQueryTimeout(30); // counts over the age indexes; a huge backlog is an answer, not a hang
-            JsonArrayBuilder rows = Json.createArrayBuilder();
+            JsonArrayBuilder rows = JSON.createArrayBuilder();
             try (ResultSet rs = q.executeQuery()) {
                 ResultSetMetaData meta = rs.getMetaData();
                 while (rs.next()) {
-                    JsonObjectBuilder row = Json.createObjectBuilder();
+                    JsonObjectBuilder row = JSON.createObjectBuilder();
                     for (int i = 1; i <= meta.getColumnCount(); i++) {
                         String value = rs.getString(i);
                         if (value == null) {
