@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The last two hours of callback answers on this node in 10-second slots: how many were accepted, rejected
@@ -17,7 +18,16 @@ public final class AckLatencyWindow {
     /** Upper bounds of the latency buckets in milliseconds; the last bucket is everything slower. */
     static final long[] BOUNDS_MS = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
 
-    public enum Outcome { ACCEPTED, REJECTED, FAILED }
+    public enum Outcome {
+        ACCEPTED, REJECTED, FAILED;
+
+        private final String label = name().toLowerCase(Locale.ROOT);
+
+        /** The name as a metric label: lower case. */
+        public String label() {
+            return label;
+        }
+    }
 
     private final Slot[] slots = new Slot[SLOTS];
 

@@ -1,7 +1,9 @@
 package io.wecominbox.ingest;
 
 import io.wecominbox.ingest.AckLatencyWindow.Outcome;
+import io.wecominbox.metrics.MetricHandles;
 import io.wecominbox.metrics.MetricLabels;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -9,7 +11,8 @@ import java.time.Duration;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
-import org.eclipse.microprofile.metrics.Tag;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * What the callback endpoint reports about each request: a delivery counter by app, event type, outcome and
@@ -36,6 +39,16 @@ public class IngestMetrics {
 
     @Inject
     private Clock clock;
+
+    private MetricHandles<Counter> deliveries;
+    private MetricHandles<Timer> acks;
+
+    @PostConstruct
+    void init() {
+        deliveries = new MetricHandles<>(tags -> registry.counter(DELIVERIES_META, tags),
+            "app", "event_type", "outcome", "reason");
+        acks = new MetricHandles<>(tags -> registry.timer(ACK_META, tags), "app", "outcome");
+    }
 
     /** Stored and published: WeCom got "success". */
     public void accepted(String app, String eventType, long nanos) {
@@ -65,13 +78,11 @@ public class IngestMetrics {
     }
 
     private void count(String app, String eventType, String outcome, String reason) {
-        registry.counter(DELIVERIES_META, new Tag("app", apps.of(app)), new Tag("event_type", eventType),
-                new Tag("outcome", outcome), new Tag("reason", reason)).inc();
+        deliveries.of(apps.of(app), eventType, outcome, reason).inc();
     }
 
     private void time(String app, Outcome outcome, long nanos) {
-        registry.timer(ACK_META, new Tag("app", apps.of(app)), new Tag("outcome", outcome.name().toLowerCase()))
-                .update(Duration.ofNanos(nanos));
+        acks.of(apps.of(app), outcome.label()).update(Duration.ofNanos(nanos));
         window.record(outcome, nanos, clock.instant());
     }
 }

@@ -28,11 +28,11 @@ public final class MetricLabels {
         if (value == null || value.isEmpty()) {
             return NONE;
         }
+        if (seen.contains(value)) {
+            return value; // passed the pattern when it was first seen: no regex per request
+        }
         if (!SAFE.matcher(value).matches()) {
             return OTHER;
-        }
-        if (seen.contains(value)) {
-            return value;
         }
         if (seen.size() >= maxValues) {
             return OTHER;

@@ -1,7 +1,9 @@
 package io.wecominbox.ops.metrics;
 
 import io.wecominbox.dedup.ConsumerMetrics;
+import io.wecominbox.metrics.MetricHandles;
 import io.wecominbox.metrics.MetricLabels;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
@@ -39,11 +42,19 @@ public class ConsumerActivity implements ConsumerMetrics {
     @Inject
     private Clock clock;
 
+    private MetricHandles<Counter> dispositionCounters;
+
+    @PostConstruct
+    void init() {
+        dispositionCounters = new MetricHandles<>(tags -> registry.counter(DISPOSITIONS_META, tags),
+            "handler", "disposition");
+    }
+
     @Override
     public void disposition(String handler, String disposition) {
         String h = handlers.of(handler);
         String d = dispositions.of(disposition);
-        registry.counter(DISPOSITIONS_META, new Tag("handler", h), new Tag("disposition", d)).inc();
+        dispositionCounters.of(h, d).inc();
         totals.computeIfAbsent(h, k -> new ConcurrentHashMap<>()).computeIfAbsent(d, k -> new AtomicLong()).incrementAndGet();
     }
 
