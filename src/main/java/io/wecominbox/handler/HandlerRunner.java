@@ -13,6 +13,7 @@ import io.wecominbox.dedup.RejectedForRedelivery;
 import io.wecominbox.event.MalformedXmlException;
 import io.wecominbox.event.WeComEvent;
 import io.wecominbox.logging.Redacted;
+import io.wecominbox.metrics.MetricHandles;
 import io.wecominbox.relationship.RelationshipGenerations;
 import io.wecominbox.relationship.RelationshipKey;
 import jakarta.annotation.PostConstruct;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.metrics.Histogram;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
@@ -72,10 +74,12 @@ public class HandlerRunner {
     private TransactionSynchronizationRegistry transaction;
 
     private DedupGate gate;
+    private MetricHandles<Histogram> batchSizes;
 
     @PostConstruct
     void init() {
         gate = new DedupGate(hotTier, coldTier, transactionHooks, dispositions);
+        batchSizes = new MetricHandles<>(tags -> metrics.histogram("wecom.handler.batch.size", tags), "handler");
     }
 
     /**
@@ -85,7 +89,7 @@ public class HandlerRunner {
     public void run(EventHandler handler, Message message) {
         priority.place(handler.descriptor());
         List<Message> batch = queued.batchOf(handler.name(), message);
-        metrics.histogram("wecom.handler.batch.size", new Tag("handler", handler.name())).update(batch.size());
+        batchSizes.of(handler.name()).update(batch.size());
         List<EventMessage> delivered = new ArrayList<>(batch.size());
         for (Message m : batch) {
             EventMessage d = EventMessage.read(m);
@@ -100,11 +104,14 @@ public class HandlerRunner {
         }
         DedupPolicy policy = policies.effective(handler.name(), handler.policy());
         List<EventMessage> keyed = new ArrayList<>(delivered.size());
+        List<WeComEvent> parsedForKey = new ArrayList<>(delivered.size());
         List<DedupRequest> requests = new ArrayList<>(delivered.size());
         for (EventMessage d : delivered) {
-            String eventKey = eventKey(handler, d);
+            WeComEvent parsed = keyedByRelationship(handler, d) ? parse(d) : null;
+            String eventKey = eventKey(handler, d, parsed);
             if (eventKey != null) {
                 keyed.add(d);
+                parsedForKey.add(parsed);
                 requests.add(request(handler, policy, d, eventKey));
             }
         }
@@ -113,8 +120,8 @@ public class HandlerRunner {
             List<HandledEvent> events = new ArrayList<>(admissions.size());
             for (int i = 0; i < admissions.size(); i++) {
                 if (admissions.get(i).runs()) {
-                    // parsed only when the effect runs: a duplicate does not pay for the XML parser
-                    events.add(handledEvent(keyed.get(i), requests.get(i)));
+                    // parsed only when the effect runs (a duplicate does not pay for the XML parser), and once
+                    events.add(handledEvent(keyed.get(i), requests.get(i), parsedForKey.get(i)));
                 }
             }
             if (!events.isEmpty()) {
@@ -140,11 +147,11 @@ public class HandlerRunner {
      * transaction, under the relationship's lock: callback and pulled record agree on the key), else the
      * message's; null for a pulled record that a newer delete we hold contradicts (acknowledged, no effect).
      */
-    private String eventKey(EventHandler handler, EventMessage d) {
-        if (!handler.keyedByRelationship() || !RELATIONSHIP_EVENT_TYPE.equals(d.eventType())) {
+    private String eventKey(EventHandler handler, EventMessage d, WeComEvent parsed) {
+        if (!keyedByRelationship(handler, d)) {
             return d.eventKey();
         }
-        RelationshipKey key = relationships.keyFor(d.app(), parse(d));
+        RelationshipKey key = relationships.keyFor(d.app(), parsed);
         if (key.kind() == RelationshipKey.Kind.STALE) {
             LOG.info(handler.name() + ": pulled record " + ref(d) + " is contradicted by a newer"
                 + " delete we hold (stale): acknowledged without effect");
@@ -153,15 +160,19 @@ public class HandlerRunner {
         return key.kind() == RelationshipKey.Kind.KEYED ? key.eventKey() : d.eventKey();
     }
 
+    private static boolean keyedByRelationship(EventHandler handler, EventMessage d) {
+        return handler.keyedByRelationship() && RELATIONSHIP_EVENT_TYPE.equals(d.eventType());
+    }
+
     private static DedupRequest request(EventHandler handler, DedupPolicy policy, EventMessage d, String eventKey) {
         String dedupKey = DedupKey.of(handler.name(), eventKey, d.batchId());
         return new DedupRequest(handler.name(), dedupKey, eventKey, d.batchId(), d.app(), d.messageId(),
             d.callbackLogId(), d.deliveryCount(), policy, d.replayId());
     }
 
-    private static HandledEvent handledEvent(EventMessage d, DedupRequest request) {
+    private static HandledEvent handledEvent(EventMessage d, DedupRequest request, WeComEvent parsed) {
         return new HandledEvent(d.app(), d.eventType(), request.eventKey(), request.dedupKey(), d.batchId(),
-            d.callbackLogId(), d.deliveryCount(), d.plaintext(), parse(d));
+            d.callbackLogId(), d.deliveryCount(), d.plaintext(), parsed != null ? parsed : parse(d));
     }
 
     /** A message for a log line: its callback_log row (0 for a pulled record) and its key's tag, never the key. */
