@@ -24,10 +24,8 @@ public final class UnpublishedRows {
         + " FROM callback_log WHERE published_at IS NULL AND NOT (coalesce(event_type, '') = ANY (?))"
         + " ORDER BY callback_log_id LIMIT ? FOR UPDATE SKIP LOCKED";
     private static final String MARK = "UPDATE callback_log SET published_at = now() WHERE callback_log_id = ANY (?)";
-    private static final String BACKLOG = """
-            SELECT count(*), coalesce(extract(epoch FROM now() - min(received_at)), 0)
-            FROM callback_log WHERE published_at IS NULL
-            """;
+    // V76: counts through the unpublished index without a bitmap, so the relay's dead entries are skipped once seen
+    private static final String BACKLOG = "SELECT waiting, oldest_seconds FROM callback_log_unpublished()";
 
     private UnpublishedRows() {
     }
