@@ -1,5 +1,6 @@
 package io.wecominbox.dedup;
 
+import io.wecominbox.db.ArrayColumns;
 import io.wecominbox.dedup.DispositionRecorder.DispositionRow;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -75,17 +75,17 @@ public class DispositionWriter {
             connection.setAutoCommit(false);
             try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
                 int i = 0;
-                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.recordedAt().toString())));
-                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().handler())));
-                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.disposition().name())));
-                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().app())));
-                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().eventKey())));
-                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().dedupKey())));
-                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().batchId())));
-                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().messageId())));
-                insert.setArray(++i, connection.createArrayOf("bigint", column(rows, row -> row.request().callbackLogId())));
-                insert.setArray(++i, connection.createArrayOf("integer", column(rows, row -> row.request().deliveryCount())));
-                insert.setArray(++i, connection.createArrayOf("bigint", column(rows, row -> row.request().replayId())));
+                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.recordedAt().toString())));
+                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().handler())));
+                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.disposition().name())));
+                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().app())));
+                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().eventKey())));
+                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().dedupKey())));
+                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().batchId())));
+                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().messageId())));
+                insert.setArray(++i, connection.createArrayOf("bigint", ArrayColumns.of(rows, row -> row.request().callbackLogId())));
+                insert.setArray(++i, connection.createArrayOf("integer", ArrayColumns.of(rows, row -> row.request().deliveryCount())));
+                insert.setArray(++i, connection.createArrayOf("bigint", ArrayColumns.of(rows, row -> row.request().replayId())));
                 insert.executeUpdate();
                 connection.commit();
             } catch (SQLException e) {
@@ -95,7 +95,4 @@ public class DispositionWriter {
         }
     }
 
-    private static Object[] column(List<DispositionRow> rows, Function<DispositionRow, Object> field) {
-        return rows.stream().map(field).toArray();
-    }
 }
