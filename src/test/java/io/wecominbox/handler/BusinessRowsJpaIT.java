@@ -170,6 +170,40 @@ class BusinessRowsJpaIT {
             committed.contactChange.key().userId()), "the newer add still holds");
     }
 
+    @Test
+    void aBatchOfMessagesIsStoredInOneInsertThatSkipsRepeatsInTheTableAndInTheBatch() throws Exception {
+        String tag = UUID.randomUUID().toString();
+        HandledEvent stored = message("batch-old-" + tag, "kept before");
+        HandledEvent first = message("batch-a-" + tag, "first");
+        HandledEvent second = message("batch-b-" + tag, "second");
+        transaction.begin();
+        assertTrue(conversations.keep(stored), "stored alone first");
+        transaction.commit();
+
+        transaction.begin();
+        int kept;
+        try {
+            kept = conversations.keepAll(List.of(second, stored, first, second));
+        } finally {
+            transaction.commit();
+        }
+
+        assertEquals(2, kept, "the two new messages, once each");
+        for (String id : List.of("batch-old-", "batch-a-", "batch-b-")) {
+            assertEquals(1, count("SELECT count(*) FROM conversation_message WHERE app = 'jpa' AND msg_id = ?",
+                id + tag), id + " once");
+        }
+        assertEquals(1, count("SELECT count(*) FROM conversation_message WHERE app = 'jpa' AND msg_id = ?"
+            + " AND content = 'first' AND plaintext LIKE '%first%' AND sent_at IS NOT NULL", "batch-a-" + tag),
+            "each row holds its own message's fields");
+    }
+
+    private static HandledEvent message(String msgId, String content) throws Exception {
+        String plaintext = SampleEvents.textMessage(msgId, content);
+        return new HandledEvent("jpa", "text", "customer:msg:" + msgId, "wecom:conversation:" + msgId, null, 0, 1,
+            plaintext, WeComEvent.parse(plaintext));
+    }
+
     /** The persistence unit, for the metamodel (the test instance gets no @PersistenceContext of its own). */
     @Dependent
     static class Persistence {

@@ -5,6 +5,8 @@ import io.wecominbox.handler.HandledEvent;
 import io.wecominbox.handler.HandlerDescriptor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.logging.Logger;
 
 /**
@@ -23,10 +25,20 @@ public class ConversationHandler implements EventHandler {
 
     @Override
     public void handle(HandledEvent event) {
-        if (event.event().msgId() == null) {
-            LOG.info("message without MsgId cannot be keyed; not stored: " + event);
-            return;
+        handleAll(List.of(event));
+    }
+
+    /** The batch's messages in one insert. */
+    @Override
+    public void handleAll(List<HandledEvent> events) {
+        List<HandledEvent> keyed = new ArrayList<>(events.size());
+        for (HandledEvent event : events) {
+            if (event.event().msgId() == null) {
+                LOG.info("message without MsgId cannot be keyed; not stored: " + event);
+            } else {
+                keyed.add(event);
+            }
         }
-        store.keep(event);
+        store.keepAll(keyed);
     }
 }
