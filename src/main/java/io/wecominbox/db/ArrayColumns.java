@@ -9,7 +9,7 @@ public final class ArrayColumns {
     private ArrayColumns() {
     }
 
-    public static <T> Object[] of(List<T> rows, Function<T, ?> field) {
+    public static <T> Object[] column(List<T> rows, Function<T, ?> field) {
         return rows.stream().map(field).toArray();
     }
 }

@@ -1,6 +1,7 @@
 package io.wecominbox.dedup;
 
-import io.wecominbox.db.ArrayColumns;
+import static io.wecominbox.db.ArrayColumns.column;
+
 import io.wecominbox.dedup.DispositionRecorder.DispositionRow;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -75,17 +76,17 @@ public class DispositionWriter {
             connection.setAutoCommit(false);
             try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
                 int i = 0;
-                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.recordedAt().toString())));
-                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().handler())));
-                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.disposition().name())));
-                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().app())));
-                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().eventKey())));
-                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().dedupKey())));
-                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().batchId())));
-                insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(rows, row -> row.request().messageId())));
-                insert.setArray(++i, connection.createArrayOf("bigint", ArrayColumns.of(rows, row -> row.request().callbackLogId())));
-                insert.setArray(++i, connection.createArrayOf("integer", ArrayColumns.of(rows, row -> row.request().deliveryCount())));
-                insert.setArray(++i, connection.createArrayOf("bigint", ArrayColumns.of(rows, row -> row.request().replayId())));
+                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.recordedAt().toString())));
+                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().handler())));
+                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.disposition().name())));
+                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().app())));
+                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().eventKey())));
+                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().dedupKey())));
+                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().batchId())));
+                insert.setArray(++i, connection.createArrayOf("text", column(rows, row -> row.request().messageId())));
+                insert.setArray(++i, connection.createArrayOf("bigint", column(rows, row -> row.request().callbackLogId())));
+                insert.setArray(++i, connection.createArrayOf("integer", column(rows, row -> row.request().deliveryCount())));
+                insert.setArray(++i, connection.createArrayOf("bigint", column(rows, row -> row.request().replayId())));
                 insert.executeUpdate();
                 connection.commit();
             } catch (SQLException e) {

@@ -1,6 +1,7 @@
 package io.wecominbox.dedup;
 
-import io.wecominbox.db.ArrayColumns;
+import static io.wecominbox.db.ArrayColumns.column;
+
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -96,14 +97,14 @@ public class JdbcColdTier implements ColdTier {
         List<ColdRecord> sorted = records.stream().sorted(Comparator.comparing(ColdRecord::dedupKey)).toList();
         try (connection; PreparedStatement insert = connection.prepareStatement(CLAIM_ALL)) {
             int i = 0;
-            insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(sorted, ColdRecord::dedupKey)));
-            insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(sorted, ColdRecord::handler)));
-            insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(sorted, ColdRecord::eventKey)));
-            insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(sorted, ColdRecord::batchId)));
-            insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(sorted, ColdRecord::app)));
-            insert.setArray(++i, connection.createArrayOf("text", ArrayColumns.of(sorted, ColdRecord::messageId)));
-            insert.setArray(++i, connection.createArrayOf("bigint", ArrayColumns.of(sorted, ColdRecord::callbackLogId)));
-            insert.setArray(++i, connection.createArrayOf("bigint", ArrayColumns.of(sorted, r -> r.window().toSeconds())));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::dedupKey)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::handler)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::eventKey)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::batchId)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::app)));
+            insert.setArray(++i, connection.createArrayOf("text", column(sorted, ColdRecord::messageId)));
+            insert.setArray(++i, connection.createArrayOf("bigint", column(sorted, ColdRecord::callbackLogId)));
+            insert.setArray(++i, connection.createArrayOf("bigint", column(sorted, r -> r.window().toSeconds())));
             Map<String, ColdClaim> claims = new HashMap<>();
             records.forEach(r -> claims.put(r.dedupKey(), ColdClaim.DUPLICATE));
             try (ResultSet inserted = insert.executeQuery()) {

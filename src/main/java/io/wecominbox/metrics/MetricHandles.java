@@ -22,7 +22,8 @@ public final class MetricHandles<M extends Metric> {
     private final Map<List<String>, M> handles = new ConcurrentHashMap<>();
 
     /**
-     * @param register   what gets or registers the metric for these tags, e.g. {@code tags -> registry.counter(META, tags)}
+     * @param register   what gets or registers the metric for these tags,
+     *                   e.g. {@code tags -> registry.counter(META, tags)}
      * @param labelNames the labels, in the order {@link #of} takes their values
      */
     public MetricHandles(Function<Tag[], M> register, String... labelNames) {

@@ -32,14 +32,17 @@ class MetricHandlesTest {
         assertSame(first, again);
         assertNotSame(first, other);
         assertEquals(2, first.getCount());
-        assertEquals(List.of(Arrays.toString(new Tag[] {new Tag("handler", "crm"), new Tag("disposition", "processed")}),
-            Arrays.toString(new Tag[] {new Tag("handler", "crm"), new Tag("disposition", "duplicate")})), registered);
+        assertEquals(List.of(tags("crm", "processed"), tags("crm", "duplicate")), registered);
     }
 
     @Test
     void refusesValuesThatDoNotMatchTheLabels() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> handles.of("crm"));
         assertEquals("labels [handler, disposition] take 2 values, not 1", e.getMessage());
+    }
+
+    private static String tags(String handler, String disposition) {
+        return Arrays.toString(new Tag[] {new Tag("handler", handler), new Tag("disposition", disposition)});
     }
 
     private static final class CountingCounter implements Counter {
