@@ -103,15 +103,13 @@ public class HandlerRunner {
             }
         }
         DedupPolicy policy = policies.effective(handler.name(), handler.policy());
-        List<EventMessage> keyed = new ArrayList<>(delivered.size());
-        List<WeComEvent> parsedForKey = new ArrayList<>(delivered.size());
+        List<Keyed> keyed = new ArrayList<>(delivered.size());
         List<DedupRequest> requests = new ArrayList<>(delivered.size());
         for (EventMessage d : delivered) {
             WeComEvent parsed = keyedByRelationship(handler, d) ? parse(d) : null;
             String eventKey = eventKey(handler, d, parsed);
             if (eventKey != null) {
-                keyed.add(d);
-                parsedForKey.add(parsed);
+                keyed.add(new Keyed(d, parsed));
                 requests.add(request(handler, policy, d, eventKey));
             }
         }
@@ -121,7 +119,7 @@ public class HandlerRunner {
             for (int i = 0; i < admissions.size(); i++) {
                 if (admissions.get(i).runs()) {
                     // parsed only when the effect runs (a duplicate does not pay for the XML parser), and once
-                    events.add(handledEvent(keyed.get(i), requests.get(i), parsedForKey.get(i)));
+                    events.add(handledEvent(keyed.get(i), requests.get(i)));
                 }
             }
             if (!events.isEmpty()) {
@@ -138,7 +136,7 @@ public class HandlerRunner {
             throw e;
         } catch (Exception e) {
             throw new HandlerFailedException(handler.name() + " failed on a batch of " + batch.size()
-                + (keyed.isEmpty() ? "" : " from " + ref(keyed.get(0))), e);
+                + (keyed.isEmpty() ? "" : " from " + ref(keyed.get(0).message())), e);
         }
     }
 
@@ -170,9 +168,14 @@ public class HandlerRunner {
             d.callbackLogId(), d.deliveryCount(), policy, d.replayId());
     }
 
-    private static HandledEvent handledEvent(EventMessage d, DedupRequest request, WeComEvent parsed) {
+    private static HandledEvent handledEvent(Keyed keyed, DedupRequest request) {
+        EventMessage d = keyed.message();
         return new HandledEvent(d.app(), d.eventType(), request.eventKey(), request.dedupKey(), d.batchId(),
-            d.callbackLogId(), d.deliveryCount(), d.plaintext(), parsed != null ? parsed : parse(d));
+            d.callbackLogId(), d.deliveryCount(), d.plaintext(), keyed.parsed() != null ? keyed.parsed() : parse(d));
+    }
+
+    /** A message with a key to run under, and its event if the key needed it parsed (else null: parsed later). */
+    private record Keyed(EventMessage message, WeComEvent parsed) {
     }
 
     /** A message for a log line: its callback_log row (0 for a pulled record) and its key's tag, never the key. */

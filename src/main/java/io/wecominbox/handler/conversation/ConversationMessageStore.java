@@ -26,6 +26,7 @@ public class ConversationMessageStore {
                 plaintext, callback_log_id)
             VALUES\s""";
     private static final int COLUMNS = 10;
+    private static final int SENT_AT = 8; // the one column the statement casts (to timestamptz)
 
     // DO NOTHING on conflict: every delivery of one MsgId carries the same message, so the first copy is the
     // message; a repeat, in the table or twice in one batch, neither changes the row nor fails the transaction.
@@ -52,11 +53,13 @@ public class ConversationMessageStore {
             .sorted(Comparator.comparing(HandledEvent::app).thenComparing(h -> h.event().msgId())).toList();
         StringBuilder sql = new StringBuilder(INSERT);
         for (int row = 0; row < sorted.size(); row++) {
-            int p = row * COLUMNS;
-            sql.append(row == 0 ? "" : ", ").append("(?").append(p + 1).append(", ?").append(p + 2)
-                .append(", ?").append(p + 3).append(", ?").append(p + 4).append(", ?").append(p + 5)
-                .append(", ?").append(p + 6).append(", ?").append(p + 7).append(", CAST(?").append(p + 8)
-                .append(" AS timestamptz), ?").append(p + 9).append(", ?").append(p + 10).append(')');
+            sql.append(row == 0 ? "(" : ", (");
+            for (int column = 1; column <= COLUMNS; column++) {
+                String parameter = "?" + (row * COLUMNS + column);
+                sql.append(column == 1 ? "" : ", ")
+                    .append(column == SENT_AT ? "CAST(" + parameter + " AS timestamptz)" : parameter);
+            }
+            sql.append(')');
         }
         Query insert = em.createNativeQuery(sql.append(ON_CONFLICT).toString());
         for (int row = 0; row < sorted.size(); row++) {
@@ -72,7 +75,7 @@ public class ConversationMessageStore {
                 .setParameter(p + 5, e.toUserName())
                 .setParameter(p + 6, e.agentId())
                 .setParameter(p + 7, e.field("Content"))
-                .setParameter(p + 8, sentAt)
+                .setParameter(p + SENT_AT, sentAt)
                 .setParameter(p + 9, handled.plaintext())
                 .setParameter(p + 10, handled.callbackLogId());
         }
