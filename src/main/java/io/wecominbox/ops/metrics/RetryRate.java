@@ -26,9 +26,9 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
 /**
- * How often WeCom had to send the same event over the last hour, per app: deliveries / distinct event keys
- * from callback_log (1.0 = every event answered in time the first time). Computed every 30 s on a scheduler
- * thread and cached, so neither the ACK path nor a scrape ever waits for the query.
+ * How often WeCom had to send the same event over the last hour, per app: deliveries / event keys from
+ * callback_log, a key counted by its first delivery (1.0 = every event answered in time the first time).
+ * Computed every 30 s on a scheduler thread and cached, so neither the ACK path nor a scrape ever waits for it.
  */
 @ApplicationScoped
 public class RetryRate {
