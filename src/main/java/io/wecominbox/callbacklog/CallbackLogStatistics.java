@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +20,13 @@ import java.util.Map;
  */
 public final class CallbackLogStatistics {
 
-    // received_at index range scan over one hour. An event's first delivery (attempt 1, numbered under the key's
-    // lock, so once per key) counts its key: count(DISTINCT event_key) sorted all the hour's keys, on disk past
-    // work_mem (2.4 MB for 37,672 rows), where this aggregates in memory. A key first delivered just before the
-    // hour and retried inside it adds a delivery but no key: WeCom's last re-send comes 90 s after the first.
-    private static final String LAST_HOUR_BY_APP = """
-            SELECT app, count(*), count(*) FILTER (WHERE attempt = 1) FROM callback_log
-            WHERE received_at >= now() - interval '1 hour' GROUP BY app
+    // received_at index range scan from a moment, grouped by app and epoch-aligned bucket. An event's first
+    // delivery (attempt 1, numbered under the key's lock, so once per key) counts its key, where
+    // count(DISTINCT event_key) would sort all the keys, on disk past work_mem.
+    private static final String BY_APP_AND_BUCKET = """
+            SELECT app, extract(epoch FROM date_bin(make_interval(secs => ?), received_at, TIMESTAMPTZ 'epoch'))::bigint,
+                   count(*), count(*) FILTER (WHERE attempt = 1)
+            FROM callback_log WHERE received_at >= ? GROUP BY 1, 2
             """;
 
     // callback_log_received_at_idx: a range scan of the window, grouped into epoch-aligned buckets
@@ -79,22 +78,25 @@ public final class CallbackLogStatistics {
     private CallbackLogStatistics() {
     }
 
-    /** Deliveries of one app over a period, and the event keys first delivered in it. */
-    public record Volume(long deliveries, long keys) {
+    /** One app's deliveries received in one bucket, and how many of them were an event's first (attempt 1). */
+    public record AppBucket(String app, long bucketStartEpochSecond, long deliveries, long firstDeliveries) {
     }
 
-    /** Per app, the deliveries received in the last hour and the event keys first delivered in it. */
-    public static Map<String, Volume> lastHourByApp(Connection c, int timeoutSeconds) throws SQLException {
-        Map<String, Volume> counts = new HashMap<>();
-        try (PreparedStatement query = c.prepareStatement(LAST_HOUR_BY_APP)) {
+    /** Per app and {@code stepSeconds} bucket (aligned on the epoch), the deliveries received since {@code from}. */
+    public static List<AppBucket> byAppAndBucket(Connection c, Instant from, long stepSeconds, int timeoutSeconds)
+            throws SQLException {
+        List<AppBucket> buckets = new ArrayList<>();
+        try (PreparedStatement query = c.prepareStatement(BY_APP_AND_BUCKET)) {
             query.setQueryTimeout(timeoutSeconds);
+            query.setLong(1, stepSeconds);
+            query.setObject(2, utc(from));
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    counts.put(rows.getString(1), new Volume(rows.getLong(2), rows.getLong(3)));
+                    buckets.add(new AppBucket(rows.getString(1), rows.getLong(2), rows.getLong(3), rows.getLong(4)));
                 }
             }
         }
-        return counts;
+        return buckets;
     }
 
     /** Deliveries and retries in one bucket of an ingest series. */

@@ -1,7 +1,6 @@
 package io.wecominbox.callbacklog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -225,9 +224,14 @@ class CallbackLogRepositoryIT {
             assertEquals(5.0, timeline.deliveries().get(1).offsetSeconds());
             assertEquals(5.0, timeline.deliveries().get(1).secondsSincePrevious());
 
-            CallbackLogStatistics.Volume lastHour = CallbackLogStatistics.lastHourByApp(c, 10).get(app);
-            assertNotNull(lastHour, "the rows ahead count in the last hour");
-            assertEquals(new CallbackLogStatistics.Volume(2, 1), lastHour);
+            // the retry-rate gauge's read: per app and 30 s bucket, the deliveries and the first ones among them
+            List<CallbackLogStatistics.AppBucket> ahead30s = CallbackLogStatistics.byAppAndBucket(c,
+                ahead.minusSeconds(30).toInstant(), 30, 10).stream().filter(b -> b.app().equals(app)).toList();
+            assertEquals(2, ahead30s.stream().mapToLong(CallbackLogStatistics.AppBucket::deliveries).sum(),
+                "both deliveries ahead, and none of the earlier ones");
+            assertEquals(1, ahead30s.stream().mapToLong(CallbackLogStatistics.AppBucket::firstDeliveries).sum(),
+                "the key counted once, by its first delivery");
+            assertTrue(ahead30s.stream().allMatch(b -> b.bucketStartEpochSecond() % 30 == 0), "aligned on 30 s");
         });
     }
 

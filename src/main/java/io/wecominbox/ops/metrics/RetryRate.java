@@ -1,7 +1,8 @@
 package io.wecominbox.ops.metrics;
 
 import io.wecominbox.callbacklog.CallbackLogStatistics;
-import io.wecominbox.callbacklog.CallbackLogStatistics.Volume;
+import io.wecominbox.callbacklog.CallbackLogStatistics.AppBucket;
+import io.wecominbox.ops.metrics.RetryRateWindow.Volume;
 import io.wecominbox.metrics.MetricLabels;
 import io.wecominbox.wecom.WeComApps;
 import jakarta.annotation.PostConstruct;
@@ -14,6 +15,10 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
@@ -29,6 +34,9 @@ import org.eclipse.microprofile.metrics.Tag;
  * How often WeCom had to send the same event over the last hour, per app: deliveries / event keys from
  * callback_log, a key counted by its first delivery (1.0 = every event answered in time the first time).
  * Computed every 30 s on a scheduler thread and cached, so neither the ACK path nor a scrape ever waits for it.
+ * Each refresh reads the rows received since the last one, two minutes back ({@link RetryRateWindow}); every ten
+ * minutes it reads the whole hour again, for the deliveries written late with their old arrival time (parked
+ * while PostgreSQL was down).
  */
 @ApplicationScoped
 public class RetryRate {
@@ -36,12 +44,19 @@ public class RetryRate {
     public static final String GAUGE = "wecom.retry.rate";
     private static final Logger LOG = Logger.getLogger(RetryRate.class.getName());
     private static final long PERIOD_SECONDS = 30;
+    /** A delivery is committed a few seconds after its received_at at most, unless it was parked. */
+    private static final Duration LATE_MARGIN = Duration.ofMinutes(2);
+    private static final Duration RECOUNT = Duration.ofMinutes(10);
 
     private static final Metadata META = Metadata.builder().withName(GAUGE)
             .withDescription("Deliveries per distinct event key over the last hour (1.0 = no retries), by app").build();
 
     private final Map<String, Rate> rates = new ConcurrentHashMap<>();
     private final MetricLabels appLabels = new MetricLabels(50);
+    private final RetryRateWindow window = new RetryRateWindow();
+    // the scheduler runs one refresh at a time (fixed delay)
+    private Instant lastRead;
+    private Instant lastRecount;
 
     @Resource
     private ManagedScheduledExecutorService scheduler;
@@ -54,6 +69,9 @@ public class RetryRate {
 
     @Inject
     private WeComApps apps;
+
+    @Inject
+    private Clock clock;
 
     private ScheduledFuture<?> refreshing;
     private volatile boolean lastFailed;
@@ -81,14 +99,24 @@ public class RetryRate {
     }
 
     void refresh() throws SQLException {
-        Map<String, Volume> counts;
+        Instant now = clock.instant();
+        boolean recount = lastRecount == null || !now.isBefore(lastRecount.plus(RECOUNT));
+        Instant from = RetryRateWindow.bucketStart(recount ? now.minus(RetryRateWindow.WINDOW)
+            : lastRead.minus(LATE_MARGIN));
+        List<AppBucket> read;
         try (Connection connection = dataSource.getConnection()) {
-            counts = CallbackLogStatistics.lastHourByApp(connection, 10);
+            read = CallbackLogStatistics.byAppAndBucket(connection, from, RetryRateWindow.BUCKET_SECONDS, 10);
         }
+        window.replaceFrom(from, read, now);
+        lastRead = now;
+        if (recount) {
+            lastRecount = now;
+        }
+        Map<String, Volume> counts = window.lastHour(now);
         counts.keySet().forEach(app -> rates.computeIfAbsent(app, this::register));
         rates.forEach((app, rate) -> {
-            Volume v = counts.getOrDefault(app, new Volume(0, 0));
-            rate.set(v.deliveries(), v.keys());
+            Volume v = counts.getOrDefault(app, Volume.NONE);
+            rate.set(v.deliveries(), v.firstDeliveries());
         });
     }
 
