@@ -2,8 +2,8 @@ package io.wecominbox.ops.metrics;
 
 import io.wecominbox.callbacklog.CallbackLogStatistics;
 import io.wecominbox.callbacklog.CallbackLogStatistics.AppBucket;
-import io.wecominbox.ops.metrics.RetryRateWindow.Volume;
 import io.wecominbox.metrics.MetricLabels;
+import io.wecominbox.ops.metrics.RetryRateWindow.Volume;
 import io.wecominbox.wecom.WeComApps;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
