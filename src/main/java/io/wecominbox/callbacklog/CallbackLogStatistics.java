@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What callback_log says about the traffic, for the dashboard, the retry-rate gauge and the retry-span diagnosis.
@@ -20,20 +21,13 @@ import java.util.Map;
  */
 public final class CallbackLogStatistics {
 
-    // received_at index range scan from a moment, grouped by app and epoch-aligned bucket. An event's first
-    // delivery (attempt 1, numbered under the key's lock, so once per key) counts its key, where
-    // count(DISTINCT event_key) would sort all the keys, on disk past work_mem.
+    // callback_log_received_at_idx: a range scan from a moment, grouped by app and epoch-aligned bucket. An
+    // event's first delivery (attempt 1, numbered under the key's lock, so once per key) counts its key, where
+    // count(DISTINCT event_key) would sort all the keys, on disk past work_mem; the others are retries.
     private static final String BY_APP_AND_BUCKET = """
             SELECT app, extract(epoch FROM date_bin(make_interval(secs => ?), received_at, TIMESTAMPTZ 'epoch'))::bigint,
                    count(*), count(*) FILTER (WHERE attempt = 1)
             FROM callback_log WHERE received_at >= ? GROUP BY 1, 2
-            """;
-
-    // callback_log_received_at_idx: a range scan of the window, grouped into epoch-aligned buckets
-    private static final String INGEST = """
-            SELECT extract(epoch FROM date_bin(make_interval(secs => ?), received_at, TIMESTAMPTZ 'epoch'))::bigint,
-                   count(*), count(*) FILTER (WHERE attempt > 1)
-            FROM callback_log WHERE received_at >= ? GROUP BY 1 ORDER BY 1
             """;
 
     // the most recent keys of the window, retried ones first; then every delivery of those keys through
@@ -80,6 +74,10 @@ public final class CallbackLogStatistics {
 
     /** One app's deliveries received in one bucket, and how many of them were an event's first (attempt 1). */
     public record AppBucket(String app, long bucketStartEpochSecond, long deliveries, long firstDeliveries) {
+
+        public long retries() {
+            return deliveries - firstDeliveries;
+        }
     }
 
     /** Per app and {@code stepSeconds} bucket (aligned on the epoch), the deliveries received since {@code from}. */
@@ -106,16 +104,10 @@ public final class CallbackLogStatistics {
     /** Bucket start (epoch seconds, aligned on {@code stepSeconds}) → its deliveries since {@code from}, in order. */
     public static Map<Long, IngestBucket> ingest(Connection c, Instant from, long stepSeconds, int timeoutSeconds)
             throws SQLException {
-        Map<Long, IngestBucket> buckets = new LinkedHashMap<>();
-        try (PreparedStatement q = c.prepareStatement(INGEST)) {
-            q.setQueryTimeout(timeoutSeconds);
-            q.setLong(1, stepSeconds);
-            q.setObject(2, utc(from));
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    buckets.put(rs.getLong(1), new IngestBucket(rs.getLong(2), rs.getLong(3)));
-                }
-            }
+        Map<Long, IngestBucket> buckets = new TreeMap<>();
+        for (AppBucket b : byAppAndBucket(c, from, stepSeconds, timeoutSeconds)) {
+            buckets.merge(b.bucketStartEpochSecond(), new IngestBucket(b.deliveries(), b.retries()),
+                (x, y) -> new IngestBucket(x.deliveries() + y.deliveries(), x.retries() + y.retries()));
         }
         return buckets;
     }
