@@ -54,7 +54,7 @@ public class RetryRate {
     private final Map<String, Rate> rates = new ConcurrentHashMap<>();
     private final MetricLabels appLabels = new MetricLabels(50);
     private final RetryRateWindow window = new RetryRateWindow();
-    // the scheduler runs one refresh at a time (fixed delay)
+    // the scheduler runs one refresh at a time (fixed delay): these and the window are the refresh's alone
     private Instant lastRead;
     private Instant lastRecount;
 

@@ -12,7 +12,8 @@ import java.util.TreeMap;
 /**
  * The last hour of callback_log per app in 30-second buckets, so that the retry-rate gauge reads only the rows
  * since its last refresh: the whole hour read every 30 s grows with the traffic (1.8 million deliveries an hour
- * at 500 events/s). A read replaces the buckets it covered; buckets before the hour fall out.
+ * at 500 events/s). A read replaces the buckets it covered; buckets before the hour fall out. Not thread-safe:
+ * only the gauge's refresh touches it, and its scheduler runs one refresh at a time.
  */
 final class RetryRateWindow {
 
@@ -41,7 +42,7 @@ final class RetryRateWindow {
      * Replaces every bucket from {@code from} (a bucket start) with what a read from there returned, and forgets
      * the buckets before the hour that ends {@code now}.
      */
-    synchronized void replaceFrom(Instant from, List<AppBucket> read, Instant now) {
+    void replaceFrom(Instant from, List<AppBucket> read, Instant now) {
         buckets.tailMap(from.getEpochSecond(), true).clear();
         for (AppBucket b : read) {
             buckets.computeIfAbsent(b.bucketStartEpochSecond(), start -> new HashMap<>())
@@ -51,7 +52,7 @@ final class RetryRateWindow {
     }
 
     /** Per app, the volume of the buckets from the one holding {@code now} minus an hour. */
-    synchronized Map<String, Volume> lastHour(Instant now) {
+    Map<String, Volume> lastHour(Instant now) {
         Map<String, Volume> totals = new HashMap<>();
         buckets.tailMap(firstBucket(now), true).values()
             .forEach(apps -> apps.forEach((app, v) -> totals.merge(app, v, Volume::plus)));
