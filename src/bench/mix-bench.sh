@@ -15,4 +15,6 @@
 # none prints them (io.wecominbox.devstack.bench.MixBenchOptions).
 . "$(dirname "$0")/bench-lib.sh"
 bench_prepare mix-bench
-bench_run mix-bench io.wecominbox.devstack.bench.MixBenchMain --command "src/bench/mix-bench.sh${*:+ $*}" "$@"
+# beside the report: every first attempt of the steps with its due instant, to lay a slow second beside the GC log
+bench_run mix-bench io.wecominbox.devstack.bench.MixBenchMain --command "src/bench/mix-bench.sh${*:+ $*}" \
+  --ack-log "$OUT_DIR/mix-bench-$STAMP-acks.csv" "$@"

@@ -12,6 +12,10 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class DeliveryTally {
 
+    /** The step's offered rate, for the ACK log's lines. */
+    private final double rate;
+    /** Where each first attempt is also written with its due instant; null: nowhere. */
+    private final AckLog log;
     final LatencySamples firstAck = new LatencySamples();
     final LongAdder events = new LongAdder();
     final LongAdder firstAnswered = new LongAdder();
@@ -22,6 +26,24 @@ final class DeliveryTally {
     /** The driver had no free connection before the deadline: the attempt was never sent (the driver's limit). */
     final LongAdder notSent = new LongAdder();
     private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
+
+    DeliveryTally(double rate, AckLog log) {
+        this.rate = rate;
+        this.log = log;
+    }
+
+    /** A first attempt's end: answered 200 "success" in time, or not. */
+    void firstAttemptEnded(long dueNanos, long endedNanos, boolean acked) {
+        if (acked) {
+            firstAnswered.increment();
+            firstAck.add(endedNanos - dueNanos);
+        } else {
+            firstAck.addUnanswered();
+        }
+        if (log != null) {
+            log.firstAttempt(rate, dueNanos, acked ? endedNanos - dueNanos : -1);
+        }
+    }
 
     void failure(String kind) {
         failures.computeIfAbsent(kind, k -> new LongAdder()).increment();

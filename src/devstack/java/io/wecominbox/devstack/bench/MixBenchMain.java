@@ -69,13 +69,14 @@ public final class MixBenchMain {
              MixOpenLoop loop = new MixOpenLoop(target, options.maxConnections(), options.ackTimeout(),
                      options.resend() ? () -> new ResendPlan(schedule.offsetsForOneEvent()) : null);
              PgBench pgbench = options.pgbench().isPresent() ? new PgBench(options.pgbench().get(),
-                     IngestBenchMain.db()) : null) {
+                     IngestBenchMain.db()) : null;
+             AckLog ackLog = options.ackLog().map(AckLog::new).orElse(null)) {
             MixFeed feed = new MixFeed(apps, new EventMix(options.addShare(), apps.size(), options.seed()),
                     options.seed(), api.welcomeCodes());
-            Stepper stepper = new Stepper(options, feed, loop, api, queues, cpu);
+            Stepper stepper = new Stepper(options, feed, loop, api, queues, cpu, ackLog);
             log("warm-up: %.0f/s for %d s (not reported)", options.warmupRate(), options.warmupSeconds());
             log("  %s", MixReport.line(stepper.step(options.warmupRate(), options.warmupSeconds(),
-                    Math.min(options.pauseSeconds(), 10))));
+                    Math.min(options.pauseSeconds(), 10), false)));
             if (options.backlog() > 0) {
                 putBacklog(options, apps.get(0).name());
                 report.note(String.format(java.util.Locale.ROOT, "before the first step, %d members' text messages "
@@ -88,10 +89,12 @@ public final class MixBenchMain {
             for (double rate : options.rates()) {
                 log("open loop: %.0f/s for %d s, then %d s of pause", rate, options.stepSeconds(),
                         options.pauseSeconds());
-                MixStepResult step = stepper.step(rate, options.stepSeconds(), options.pauseSeconds());
+                MixStepResult step = stepper.step(rate, options.stepSeconds(), options.pauseSeconds(), true);
                 report.step(step);
                 log("  %s", MixReport.line(step));
             }
+            options.ackLog().ifPresent(file -> report.note("every first attempt of the steps, with its due instant "
+                    + "(UTC) and ACK ms: " + file.getFileName()));
             loop.stopResending(); // late re-sends would land in the closed loop and pgbench
             report.note("re-sends still due after the last step's pause were dropped, so that the closed loop and "
                     + "pgbench after it run clean");
@@ -157,9 +160,10 @@ public final class MixBenchMain {
 
     /** One open-loop step and its pause, measured. */
     private record Stepper(MixBenchOptions options, MixFeed feed, MixOpenLoop loop, FakeWeComApi api,
-                           BrokerQueues queues, CpuMeter cpu) {
+                           BrokerQueues queues, CpuMeter cpu, AckLog ackLog) {
 
-        MixStepResult step(double rate, long stepSeconds, long pauseSeconds) throws Exception {
+        /** {@code reported}: a step of the report, whose first attempts go to the ACK log (not the warm-up). */
+        MixStepResult step(double rate, long stepSeconds, long pauseSeconds, boolean reported) throws Exception {
             int count = (int) Math.round(rate * stepSeconds);
             // sealed ahead for due instants a little in the future (sealing takes ~20 µs an event), then moved to
             // the old generation at once: the driver's young pauses during the step stay short (they delay sends
@@ -172,7 +176,7 @@ public final class MixBenchMain {
                 log("  sealing overran the planned start by %d ms: the first events start late", -lead / 1_000_000);
             }
             long startNanos = System.nanoTime() + Math.max(0, lead);
-            DeliveryTally tally = new DeliveryTally();
+            DeliveryTally tally = new DeliveryTally(rate, reported ? ackLog : null);
             api.forgetCalls(); // what is counted below is this step's and its pause's
             CpuMeter.Reading before = cpu.read();
             CountDownLatch firstDone = loop.send(planned, startNanos, tally);

@@ -16,7 +16,7 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
                        double ticksPerSecond, Optional<Path> report, long seed, String command, int apiPort,
                        Optional<String> brokerConsole, long apiLatencyMillis, long apiJitterMillis,
                        double slowTailRate, long slowTailMillis, Duration ackTimeout, boolean resend,
-                       int maxConnections, int backlog, List<String> backlogQueues) {
+                       int maxConnections, int backlog, List<String> backlogQueues, Optional<Path> ackLog) {
 
     static final String USAGE = """
             usage: MixBenchMain --base-url URL [options]   (DB_*, WECOM_APP* and ARTEMIS_ADMIN_* from the environment)
@@ -47,6 +47,8 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
               --backlog N             before the first step, N members' text messages straight onto handler queues,
                                       as a burst leaves them (default 0)
               --backlog-queues a,b    the handlers that get that backlog, in equal parts (default crm,conversation)
+              --ack-log FILE          every first attempt of the steps as CSV (rate, due instant UTC, ACK ms; blank:
+                                      not answered in time), to find when the slow answers came (default none)
             """;
 
     static MixBenchOptions parse(String... args) {
@@ -79,6 +81,7 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
         int maxConnections = 2000;
         int backlog = 0;
         List<String> backlogQueues = List.of("crm", "conversation");
+        Optional<Path> ackLog = Optional.empty();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (i + 1 >= args.length) {
@@ -129,6 +132,7 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
                 case "--max-connections" -> maxConnections = Integer.parseInt(value);
                 case "--backlog" -> backlog = Integer.parseInt(value);
                 case "--backlog-queues" -> backlogQueues = csv(value);
+                case "--ack-log" -> ackLog = Optional.of(Path.of(value));
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
         }
@@ -138,7 +142,8 @@ record MixBenchOptions(String baseUrl, List<String> apps, double addShare, List<
         return new MixBenchOptions(baseUrl, apps, addShare, rates, stepSeconds, pauseSeconds, warmupRate,
                 warmupSeconds, concurrency, closedSeconds, closedCapacity, pgbench, pgbenchSeconds, watch, ticks,
                 report, seed, command, apiPort, console, latency, jitter, tailRate, tailMillis,
-                Duration.ofMillis(ackTimeoutMillis), resend, maxConnections, Math.max(0, backlog), backlogQueues);
+                Duration.ofMillis(ackTimeoutMillis), resend, maxConnections, Math.max(0, backlog), backlogQueues,
+                ackLog);
     }
 
     private static List<String> csv(String value) {

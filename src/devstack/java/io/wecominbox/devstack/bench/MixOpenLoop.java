@@ -125,12 +125,7 @@ final class MixOpenLoop implements AutoCloseable {
 
         private void ended(int number, boolean acked, String failure, long endedNanos, long due) {
             if (number == 1) {
-                if (acked) {
-                    tally.firstAnswered.increment();
-                    tally.firstAck.add(endedNanos - due);
-                } else {
-                    tally.firstAck.addUnanswered();
-                }
+                tally.firstAttemptEnded(due, endedNanos, acked);
                 firstDone.countDown();
             } else if (acked) {
                 tally.resendsAnswered.increment();

@@ -49,6 +49,13 @@ class MixBenchOptionsTest {
     }
 
     @Test
+    void theAckLogIsWrittenOnlyWhereAsked() {
+        assertTrue(MixBenchOptions.parse("--base-url", "u").ackLog().isEmpty());
+        assertEquals(java.nio.file.Path.of("acks.csv"),
+                MixBenchOptions.parse("--base-url", "u", "--ack-log", "acks.csv").ackLog().orElseThrow());
+    }
+
+    @Test
     void anUnknownOptionOrAMissingUrlIsRefusedWithTheUsage() {
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
                 () -> MixBenchOptions.parse("--base-url", "u", "--phases", "cold"));
