@@ -115,7 +115,7 @@ bench_prepare() {
   vacuumed=$(psql_q 'VACUUM (ANALYZE)')
   {
     echo "Machine: $(nproc) cores ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)), \
-$(free -m | awk '/^Mem:/ {printf "%.1f GB", $2/1024}') RAM, kernel $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg) before the run."
+$(free -m | awk '/^Mem:/ {printf "%.1f GB", $2/1024}') RAM, kernel $(uname -r) (autogroup $(autogroup_state)); load average $(cut -d' ' -f1-3 /proc/loadavg) before the run."
     echo "Software: $(java -version 2>&1 | head -n 1 | sed 's/"//g'); Open Liberty \
 $(sed -n 's/^com.ibm.websphere.productVersion=//p' "$WLP_DIR/lib/versions/openliberty.properties" 2>/dev/null); \
 Artemis ${artemis_home##*apache-artemis-}; PostgreSQL $(psql_q 'SHOW server_version'); $("$PGBENCH_BIN" -V)."
@@ -134,6 +134,16 @@ $([ -n "$(git -C "$APP_ROOT" status --porcelain --untracked-files=no 2>/dev/null
     echo
   } > "$REPORT"
   log "pgbench: $PGBENCH_BIN; report: $REPORT"
+}
+
+# The kernel's per-session scheduling groups: on, each PostgreSQL backend outside a cgroup weighs as much as all
+# of Liberty, which decides the answers' tail on a small machine (docs/benchmarks.md); runs compare only alike.
+autogroup_state() {
+  case $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null) in
+    1) echo on ;;
+    0) echo off ;;
+    *) echo "not in this kernel" ;;
+  esac
 }
 
 bench_cleanup() {
