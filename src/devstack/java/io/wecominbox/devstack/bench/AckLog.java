@@ -9,10 +9,10 @@ import java.time.Instant;
 import java.util.Locale;
 
 /**
- * Every first attempt of the open-loop steps, one CSV line each: the step's rate, the attempt's due instant (UTC,
- * to the millisecond) and its ACK latency in ms, blank when no 200 "success" came in time. The percentiles say how
- * slow the tail is; this says when, so that a slow second can be laid beside Liberty's GC log and PostgreSQL's
- * log, whose lines carry the same clock. Thread-safe; lines are buffered and written on {@link #close()}.
+ * Every first attempt of the open-loop steps, one CSV line each: the step's rate, the attempt's due instant (UTC)
+ * and its ACK latency in ms, blank when no 200 "success" came in time. The percentiles say how slow the tail is;
+ * this says when, so that a slow second can be laid beside Liberty's GC log and PostgreSQL's log, whose lines
+ * carry the same clock. Thread-safe; buffered, so the file is whole once {@link #close()} returned.
  */
 final class AckLog implements AutoCloseable {
 
