@@ -62,16 +62,6 @@ prepare_with_java() {
   esac
 }
 
-# A local server on a kernel that groups tasks by session (autogroup): each backend starts a session, so each
-# weighs as much on the cores as all of Liberty, and under load the callback answers wait for their turn
-# (docs/deploy.md, "Sharing the cores with PostgreSQL"). Said once; the kernel is left alone.
-note_cpu_sharing() {
-  is_local_host "$DB_HOST" || return 0
-  [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] || return 0
-  log "note: kernel autogroup is on with PostgreSQL on this host: under load the callback answers wait for the \
-cores (docs/deploy.md, Sharing the cores with PostgreSQL: sysctl kernel.sched_autogroup_enabled=0)"
-}
-
 prepare_server() {
   if ! command -v psql >/dev/null; then
     prepare_with_java
@@ -81,7 +71,6 @@ prepare_server() {
   else
     log "no admin access to it: assuming role $DB_USER and database $DB_NAME exist"
   fi
-  note_cpu_sharing
 }
 
 # For a test run: drop and recreate the disposable database, first rolling back what a killed server left
