@@ -20,7 +20,7 @@ import org.eclipse.microprofile.config.Config;
 public class SchedulingGroupsNote {
 
     private static final Logger LOG = Logger.getLogger(SchedulingGroupsNote.class.getName());
-    static final Path AUTOGROUP = Path.of("/proc/sys/kernel/sched_autogroup_enabled");
+    private static final Path AUTOGROUP = Path.of("/proc/sys/kernel/sched_autogroup_enabled");
 
     @Inject
     Config config;
@@ -31,19 +31,13 @@ public class SchedulingGroupsNote {
 
     /** The note for this kernel setting (the file's content; empty where the kernel has none) and database host. */
     static Optional<String> note(Optional<String> autogroup, String databaseHost) {
-        if (!autogroup.map(String::strip).filter("1"::equals).isPresent() || !isLoopback(databaseHost)) {
+        if (autogroup.map(String::strip).filter("1"::equals).isEmpty() || !LoopbackHost.is(databaseHost)) {
             return Optional.empty();
         }
         return Optional.of("the kernel groups tasks by session (/proc/sys/kernel/sched_autogroup_enabled = 1) and "
                 + "PostgreSQL is on this host: each of its backends gets as much CPU as all of this server, so under "
                 + "load the callback answers wait for the cores. Turn the grouping off (sysctl "
                 + "kernel.sched_autogroup_enabled=0); docs/deploy.md, Sharing the cores with PostgreSQL");
-    }
-
-    /** The addresses src/stack takes for this host: PostgreSQL elsewhere has cores of its own. */
-    static boolean isLoopback(String host) {
-        String h = host.strip();
-        return h.startsWith("127.") || h.equalsIgnoreCase("localhost") || h.equals("::1") || h.equals("[::1]");
     }
 
     private static Optional<String> readSetting() {

@@ -1,5 +1,6 @@
 package io.wecominbox.ops.metrics;
 
+import io.wecominbox.ops.host.LoopbackHost;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -10,7 +11,6 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.util.Collection;
-import java.util.Locale;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -57,8 +57,6 @@ public final class ManagementTls {
      * machine's loopback.
      */
     public static boolean sendsPasswordInClear(URI url) {
-        String host = url.getHost() == null ? "" : url.getHost().toLowerCase(Locale.ROOT);
-        boolean loopback = host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]") || host.equals("::1");
-        return "http".equalsIgnoreCase(url.getScheme()) && !loopback;
+        return "http".equalsIgnoreCase(url.getScheme()) && !LoopbackHost.is(url.getHost());
     }
 }
