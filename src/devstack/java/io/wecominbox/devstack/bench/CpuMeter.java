@@ -15,6 +15,9 @@ import java.util.Map;
  * its backends); exited children count through their parent's cutime/cstime. "driver" is this JVM alone,
  * "pgbench" its exited child processes, "machine" all busy time from /proc/stat, "other" what nobody here
  * used (builds and stacks of other people on a shared machine). Figures are in % of one core: 200 = 2 cores.
+ * Threads of a component can be reported apart under a name of their own (and are then taken out of it): the
+ * fake WeCom API's threads of this JVM, and a server JVM's JIT compiler threads, whose work is warm-up, not a
+ * cost per event.
  */
 final class CpuMeter {
 
@@ -23,44 +26,76 @@ final class CpuMeter {
     static final String MACHINE = "machine";
     static final String OTHER = "other";
 
+    /** HotSpot's JIT compiler threads ("C1 CompilerThread0", ...) as /proc shows their names, cut at 15 chars. */
+    static final List<String> JIT_THREADS = List.of("C1 CompilerThre", "C2 CompilerThre");
+
     private final Map<String, Long> roots;
     private final double ticksPerSecond;
-    private final Map<String, String> ownThreads;
+    private final Map<String, ThreadsApart> apart;
 
     CpuMeter(Map<String, Long> roots, double ticksPerSecond) {
         this(roots, ticksPerSecond, Map.of());
     }
 
-    private CpuMeter(Map<String, Long> roots, double ticksPerSecond, Map<String, String> ownThreads) {
+    private CpuMeter(Map<String, Long> roots, double ticksPerSecond, Map<String, ThreadsApart> apart) {
         this.roots = new LinkedHashMap<>(roots);
         this.ticksPerSecond = ticksPerSecond;
-        this.ownThreads = new LinkedHashMap<>(ownThreads);
+        this.apart = new LinkedHashMap<>(apart);
     }
 
     /** The same meter with one component's root replaced (a restarted server has a new pid). */
     CpuMeter withRoot(String name, long pid) {
         Map<String, Long> changed = new LinkedHashMap<>(roots);
         changed.put(name, pid);
-        return new CpuMeter(changed, ticksPerSecond, ownThreads);
+        return new CpuMeter(changed, ticksPerSecond, apart);
     }
 
     /**
      * The same meter with this JVM's threads whose name starts with {@code threadPrefix} reported apart as
-     * {@code name} and taken out of "driver" (the fake WeCom API runs in the bench's JVM). Live threads only: a
-     * thread that ended between two readings leaves its time in "driver".
+     * {@code name} and taken out of "driver" (the fake WeCom API runs in the bench's JVM).
      */
     CpuMeter withOwnThreads(String name, String threadPrefix) {
-        Map<String, String> changed = new LinkedHashMap<>(ownThreads);
-        changed.put(name, threadPrefix);
+        return withThreadsApart(name, DRIVER, List.of(threadPrefix));
+    }
+
+    /**
+     * The same meter with the JIT compiler threads of a component's JVM reported apart as "{@code root} JIT"
+     * and taken out of it: a server compiles its hot code for minutes under a new load (30-50 % of a core in
+     * a bench's first steps), a cost that ends, not one per event. Unknown roots are left alone.
+     */
+    CpuMeter withJitApart(String root) {
+        return roots.containsKey(root) ? withThreadsApart(root + " JIT", root, JIT_THREADS) : this;
+    }
+
+    /**
+     * Threads of {@code from} (a root's process tree, or {@link #DRIVER} for this JVM) whose name starts with
+     * one of {@code prefixes}, reported apart as {@code name}. Live threads only: a thread that ended between
+     * two readings leaves its time in {@code from}.
+     */
+    private CpuMeter withThreadsApart(String name, String from, List<String> prefixes) {
+        Map<String, ThreadsApart> changed = new LinkedHashMap<>(apart);
+        changed.put(name, new ThreadsApart(from, List.copyOf(prefixes)));
         return new CpuMeter(roots, ticksPerSecond, changed);
     }
 
+    /** Each root with the threads reported apart from it right after it, the driver likewise, then the rest. */
     List<String> components() {
-        List<String> names = new java.util.ArrayList<>(roots.keySet());
+        List<String> names = new java.util.ArrayList<>();
+        for (String root : roots.keySet()) {
+            names.add(root);
+            names.addAll(apartFrom(root));
+        }
         names.add(DRIVER);
-        names.addAll(ownThreads.keySet());
+        names.addAll(apartFrom(DRIVER));
         names.addAll(List.of(PGBENCH, MACHINE, OTHER));
         return names;
+    }
+
+    private List<String> apartFrom(String from) {
+        return apart.entrySet().stream().filter(e -> e.getValue().from().equals(from)).map(Map.Entry::getKey).toList();
+    }
+
+    private record ThreadsApart(String from, List<String> prefixes) {
     }
 
     Reading read() {
@@ -76,18 +111,24 @@ final class CpuMeter {
             return new Reading(System.nanoTime(), Map.of());
         }
         Map<String, Long> ticks = new LinkedHashMap<>();
-        roots.forEach((name, root) -> ticks.put(name, treeTicks(stats, root)));
-        long[] self = stats.get(ProcessHandle.current().pid());
-        if (self != null) {
-            long apart = 0;
-            for (Map.Entry<String, String> group : ownThreads.entrySet()) {
-                long groupTicks = ownThreadTicks(group.getValue());
-                ticks.put(group.getKey(), groupTicks);
-                apart += groupTicks;
-            }
-            ticks.put(DRIVER, self[1] - apart);
-            ticks.put(PGBENCH, self[2]);
+        Map<String, List<Long>> trees = new HashMap<>();
+        roots.forEach((name, root) -> {
+            trees.put(name, tree(stats, root));
+            ticks.put(name, trees.get(name).stream().mapToLong(pid -> stats.get(pid)[1] + stats.get(pid)[2]).sum());
+        });
+        long self = ProcessHandle.current().pid();
+        if (stats.containsKey(self)) {
+            trees.put(DRIVER, List.of(self));
+            ticks.put(DRIVER, stats.get(self)[1]);
+            ticks.put(PGBENCH, stats.get(self)[2]);
         }
+        apart.forEach((name, threads) -> {
+            if (ticks.containsKey(threads.from())) {
+                long threadTicks = threadTicks(trees.get(threads.from()), threads.prefixes());
+                ticks.put(name, threadTicks);
+                ticks.put(threads.from(), ticks.get(threads.from()) - threadTicks);
+            }
+        });
         ticks.put(MACHINE, machineBusyTicks());
         return new Reading(System.nanoTime(), ticks);
     }
@@ -118,39 +159,42 @@ final class CpuMeter {
     record Reading(long nanos, Map<String, Long> ticks) {
     }
 
-    private static long treeTicks(Map<Long, long[]> stats, long root) {
+    /** The root and every process below it (none when the root is gone). */
+    private static List<Long> tree(Map<Long, long[]> stats, long root) {
         if (!stats.containsKey(root)) {
-            return 0;
+            return List.of();
         }
         Map<Long, List<Long>> children = new HashMap<>();
         stats.forEach((pid, stat) -> children.computeIfAbsent(stat[0], k -> new java.util.ArrayList<>()).add(pid));
-        long sum = 0;
+        List<Long> pids = new java.util.ArrayList<>();
         java.util.ArrayDeque<Long> todo = new java.util.ArrayDeque<>(List.of(root));
         while (!todo.isEmpty()) {
             long pid = todo.pop();
-            long[] stat = stats.get(pid);
-            sum += stat[1] + stat[2];
+            pids.add(pid);
             todo.addAll(children.getOrDefault(pid, List.of()));
         }
-        return sum;
+        return pids;
     }
 
-    /** utime + stime of this JVM's live threads whose name (/proc/self/task/TID/comm) starts with the prefix. */
-    private static long ownThreadTicks(String prefix) {
+    /** utime + stime of the live threads of these processes whose name (/proc/PID/task/TID/comm) starts with a prefix. */
+    private static long threadTicks(List<Long> pids, List<String> prefixes) {
         long sum = 0;
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-            for (Path task : tasks) {
-                try {
-                    if (Files.readString(task.resolve("comm")).strip().startsWith(prefix)) {
-                        long[] stat = stat(task.resolve("stat"));
-                        sum += stat == null ? 0 : stat[1];
+        for (long pid : pids) {
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+                for (Path task : tasks) {
+                    try {
+                        String name = Files.readString(task.resolve("comm")).strip();
+                        if (prefixes.stream().anyMatch(name::startsWith)) {
+                            long[] stat = stat(task.resolve("stat"));
+                            sum += stat == null ? 0 : stat[1];
+                        }
+                    } catch (IOException e) {
+                        // the thread ended while we looked
                     }
-                } catch (IOException e) {
-                    // the thread ended while we looked
                 }
+            } catch (IOException e) {
+                // the process ended while we looked
             }
-        } catch (IOException e) {
-            return 0;
         }
         return sum;
     }

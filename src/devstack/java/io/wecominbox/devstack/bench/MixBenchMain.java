@@ -54,7 +54,8 @@ public final class MixBenchMain {
         }
         List<WeComApp> apps = apps(options.apps());
         // the fake API's HTTP threads (its executor's "wecom-sim-api") apart from the sender's
-        CpuMeter cpu = new CpuMeter(options.watch(), options.ticksPerSecond()).withOwnThreads(FAKE_API, "wecom-sim-api");
+        CpuMeter cpu = new CpuMeter(options.watch(), options.ticksPerSecond()).withOwnThreads(FAKE_API, "wecom-sim-api")
+                .withJitApart("liberty").withJitApart("artemis");
         MixReport report = new MixReport(options, cpu.components(), LoadAverage.now());
         report.apps(apps.stream().map(WeComApp::name).toList());
         BrokerQueues queues = options.brokerConsole().map(url -> new BrokerQueues(URI.create(url),

@@ -169,8 +169,9 @@ final class MixReport {
 
     private void cpuTable(StringBuilder md) {
         md.append("**CPU per event**, ms of CPU per offered event over the step and its pause (\"driver\" is the "
-                + "bench's JVM but the fake WeCom API's HTTP threads, shown apart; \"machine\" all busy time, in % of "
-                + "one core)\n\n"
+                + "bench's JVM but the fake WeCom API's HTTP threads, shown apart; \"liberty JIT\" and \"artemis "
+                + "JIT\" are those JVMs' JIT compiler threads, shown apart from them: warm-up that ends, not a cost "
+                + "per event; \"machine\" all busy time, in % of one core)\n\n"
                 + "| offered/s |");
         List<String> columns = cpuColumns.stream().filter(c -> !c.equals(CpuMeter.PGBENCH)).toList();
         columns.forEach(c -> md.append(' ').append(c).append(c.equals(CpuMeter.MACHINE) ? " %" : " ms").append(" |"));

@@ -1,10 +1,12 @@
 package io.wecominbox.devstack.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -15,6 +17,33 @@ class CpuMeterTest {
     void threadsOfThisJvmNamedApartAreReportedApartAndTakenOutOfTheDriver() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc only");
         CpuMeter cpu = new CpuMeter(Map.of(), 100).withOwnThreads("burner", "cpu-meter-burn");
+        long burnt = burnUntilSeen(cpu, "burner", "cpu-meter-burn");
+        assertTrue(burnt >= 5, "the burning thread's ticks after up to 60 s: " + burnt);
+        assertTrue(cpu.components().indexOf("burner") == cpu.components().indexOf(CpuMeter.DRIVER) + 1,
+                cpu.components().toString());
+    }
+
+    @Test
+    void aWatchedJvmsCompilerThreadsAreReportedApartRightAfterItAndTakenOutOfIt() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc only");
+        // this JVM watched as a server would be; a thread named like HotSpot's C2 compiler stands in for its JIT
+        CpuMeter cpu = new CpuMeter(Map.of("server", ProcessHandle.current().pid()), 100).withJitApart("server")
+                .withJitApart("not watched");
+        assertEquals(List.of("server", "server JIT", CpuMeter.DRIVER, CpuMeter.PGBENCH, CpuMeter.MACHINE,
+                CpuMeter.OTHER), cpu.components());
+        long burnt = burnUntilSeen(cpu, "server JIT", "C2 CompilerThread-test");
+        assertTrue(burnt >= 5, "the compiler-named thread's ticks after up to 60 s: " + burnt);
+        CpuMeter whole = new CpuMeter(Map.of("server", ProcessHandle.current().pid()), 100);
+        CpuMeter.Reading split = cpu.read();
+        CpuMeter.Reading total = whole.read();
+        long apart = split.ticks().get("server") + split.ticks().get("server JIT");
+        // read one after the other while the test's threads run: the sum may trail the later reading a little
+        assertTrue(apart <= total.ticks().get("server") && apart >= total.ticks().get("server") - 50,
+                "server + its JIT " + apart + " against the whole process " + total.ticks().get("server"));
+    }
+
+    /** Ticks of {@code component} gained while a busy thread named {@code threadName} ran, read while it lives. */
+    private static long burnUntilSeen(CpuMeter cpu, String component, String threadName) throws Exception {
         CpuMeter.Reading before = cpu.read();
         AtomicBoolean burning = new AtomicBoolean(true);
         Thread burner = new Thread(() -> {
@@ -25,7 +54,7 @@ class CpuMeterTest {
             if (x == 42) {
                 System.out.print("");
             }
-        }, "cpu-meter-burn");
+        }, threadName);
         burner.start();
         // read while it is alive (an ended thread's time stays with the process), until it shows: on a loaded
         // machine a fixed 300 ms window gave it no tick at all; the bound is generous, not a timing claim
@@ -34,14 +63,12 @@ class CpuMeterTest {
         try {
             while (burnt < 5 && System.nanoTime() < deadline) {
                 Thread.sleep(100);
-                burnt = cpu.read().ticks().get("burner") - before.ticks().get("burner");
+                burnt = cpu.read().ticks().get(component) - before.ticks().get(component);
             }
         } finally {
             burning.set(false);
             burner.join();
         }
-        assertTrue(burnt >= 5, "the burning thread's ticks after up to 60 s: " + burnt);
-        assertTrue(cpu.components().indexOf("burner") == cpu.components().indexOf(CpuMeter.DRIVER) + 1,
-                cpu.components().toString());
+        return burnt;
     }
 }
