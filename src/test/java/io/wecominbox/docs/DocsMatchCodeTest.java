@@ -106,6 +106,11 @@ class DocsMatchCodeTest {
             Map.entry("mirror.url", "a key of Liberty's wlp/etc/featureUtility.properties (a Maven mirror)"),
             Map.entry("ldapRegistry", "Liberty's LDAP user registry element, named as an admin's choice"),
             Map.entry("shutdownOnLogFailure", "a <transaction> attribute of Liberty, left at its default"),
+            Map.entry("schemaname", "a column of PostgreSQL's pg_stat_all_tables (dba.md, Vacuum)"),
+            Map.entry("n_live_tup", "a column of PostgreSQL's pg_stat_all_tables (dba.md, Vacuum)"),
+            Map.entry("n_dead_tup", "a column of PostgreSQL's pg_stat_all_tables (dba.md, Vacuum)"),
+            Map.entry("last_autovacuum", "a column of PostgreSQL's pg_stat_all_tables (dba.md, Vacuum)"),
+            Map.entry("last_vacuum", "a column of PostgreSQL's pg_stat_all_tables (dba.md, Vacuum)"),
             Map.entry("JAVA_HOME", "the JDK's own variable"));
 
     static final List<Path> PAGES = pages();

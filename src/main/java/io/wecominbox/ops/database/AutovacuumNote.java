@@ -43,8 +43,8 @@ public class AutovacuumNote {
         return Optional.of("PostgreSQL runs with autovacuum off: the transaction manager's recovery log (schema "
                 + "wecom_tranlog, written and deleted at every XA commit) and callback_log's publication marks leave "
                 + "dead rows that every later statement on them reads, so the handlers' commits get slower the longer "
-                + "the server runs. Turn autovacuum on, or VACUUM those tables every minute or so; docs/dba.md, "
-                + "Vacuum");
+                + "the server runs. Turn autovacuum on, or VACUUM those tables every minute or so; "
+                + "docs/dba.md, Vacuum");
     }
 
     private Optional<String> readSetting() {
