@@ -60,7 +60,7 @@ final class CpuMeter {
 
     /**
      * The same meter with the JIT compiler threads of a component's JVM reported apart as "{@code root} JIT"
-     * and taken out of it: a server compiles its hot code for minutes under a new load (30-50 % of a core in
+     * and taken out of it: a server compiles its hot code for minutes under a new load (20-50 % of a core in
      * a bench's first steps), a cost that ends, not one per event. Unknown roots are left alone.
      */
     CpuMeter withJitApart(String root) {

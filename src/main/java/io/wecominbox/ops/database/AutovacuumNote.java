@@ -15,9 +15,9 @@ import javax.sql.DataSource;
 
 /**
  * Says once at start when PostgreSQL runs with autovacuum off. The transaction manager writes and deletes rows of
- * its recovery log (schema wecom_tranlog) at every two-phase commit and the relay marks every callback_log row, so
- * without vacuum each of their statements scans more dead rows than the last: at 200 events/s the log's delete
- * took 2.4 ms after four minutes (docs/benchmarks.md). It changes nothing; the database is the DBA's.
+ * its recovery log (schema wecom_tranlog) at every two-phase commit and the relay marks every callback_log row;
+ * without autovacuum the log is never analyzed either, so its delete reads the whole table, dead rows included:
+ * 2.4 ms after four minutes at 200 events/s (docs/benchmarks.md). It changes nothing; the database is the DBA's.
  */
 @ApplicationScoped
 public class AutovacuumNote {
