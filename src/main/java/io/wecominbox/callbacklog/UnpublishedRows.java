@@ -19,8 +19,8 @@ public final class UnpublishedRows {
     // Every mark leaves a dead entry in the unpublished indexes until the next vacuum. A bitmap scan visits the
     // heap page of each at every take (the deadline lane's: 23 ms a take after five minutes at 200/s, growing);
     // a plain index scan marks them dead once seen and skips them after. The setting holds for the take alone,
-    // in its round trip: left on, it turned the mark into a sequential scan (106 ms; docs/benchmarks.md, "The
-    // deadline lane's take").
+    // in its round trip: left on, it turned the mark into a sequential scan of 106 ms
+    // (docs/benchmarks.md, "The deadline lane's take").
     private static final String NO_BITMAP = "SET LOCAL enable_bitmapscan = off";
     private static final String BITMAP_AS_BEFORE = "SET LOCAL enable_bitmapscan TO DEFAULT";
 
