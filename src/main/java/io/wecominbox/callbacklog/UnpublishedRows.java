@@ -16,18 +16,33 @@ import java.util.Set;
  */
 public final class UnpublishedRows {
 
+    // Every mark leaves a dead entry in the unpublished indexes until the next vacuum. A bitmap scan visits the
+    // heap page of each at every take (the deadline lane's: 23 ms a take after five minutes at 200/s, growing);
+    // a plain index scan marks them dead once seen and skips them after. The setting holds for the take alone,
+    // in its round trip: left on, it turned the mark into a sequential scan of 106 ms
+    // (docs/benchmarks.md, "The deadline lane's take").
+    private static final String NO_BITMAP = "SET LOCAL enable_bitmapscan = off";
+    private static final String BITMAP_AS_BEFORE = "SET LOCAL enable_bitmapscan TO DEFAULT";
+
     // SKIP LOCKED: rows another node's relay holds are its to publish; this one takes the next ones.
-    private static final String TAKE_OF_TYPES = "SELECT " + EventMessages.COLUMNS
+    static final String SELECT_OF_TYPES = "SELECT " + EventMessages.COLUMNS
         + " FROM callback_log WHERE published_at IS NULL AND event_type = ANY (?)"
         + " ORDER BY callback_log_id LIMIT ? FOR UPDATE SKIP LOCKED";
-    private static final String TAKE_OTHERS = "SELECT " + EventMessages.COLUMNS
+    static final String SELECT_OTHERS = "SELECT " + EventMessages.COLUMNS
         + " FROM callback_log WHERE published_at IS NULL AND NOT (coalesce(event_type, '') = ANY (?))"
         + " ORDER BY callback_log_id LIMIT ? FOR UPDATE SKIP LOCKED";
+    private static final String TAKE_OF_TYPES = withoutBitmap(SELECT_OF_TYPES);
+    private static final String TAKE_OTHERS = withoutBitmap(SELECT_OTHERS);
     private static final String MARK = "UPDATE callback_log SET published_at = now() WHERE callback_log_id = ANY (?)";
     // V76: counts through the unpublished index without a bitmap, so the relay's dead entries are skipped once seen
     private static final String BACKLOG = "SELECT waiting, oldest_seconds FROM callback_log_unpublished()";
 
     private UnpublishedRows() {
+    }
+
+    /** The statement between the two settings, all three sent in one round trip. */
+    static String withoutBitmap(String statement) {
+        return NO_BITMAP + ";\n" + statement + ";\n" + BITMAP_AS_BEFORE;
     }
 
     /** Locks and returns up to {@code limit} waiting rows of these types, oldest first, as messages to publish. */
@@ -46,10 +61,16 @@ public final class UnpublishedRows {
         try (PreparedStatement take = c.prepareStatement(sql)) {
             take.setArray(1, c.createArrayOf("text", types.toArray()));
             take.setInt(2, limit);
-            try (ResultSet rs = take.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(EventMessages.read(rs));
+            boolean resultSet = take.execute();
+            while (resultSet || take.getUpdateCount() != -1) {
+                if (resultSet) { // the two SETs answer no rows: the select's are the only ones
+                    try (ResultSet rs = take.getResultSet()) {
+                        while (rs.next()) {
+                            rows.add(EventMessages.read(rs));
+                        }
+                    }
                 }
+                resultSet = take.getMoreResults();
             }
         }
         return rows;

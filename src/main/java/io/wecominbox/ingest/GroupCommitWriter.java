@@ -161,7 +161,7 @@ public class GroupCommitWriter {
             for (int i = 0; i < group.size(); i++) {
                 group.get(i).result.complete(rows.get(i));
             }
-            committed.fire(new CallbackRowsCommitted(rows.size()));
+            committed.fire(CallbackRowsCommitted.of(group.stream().map(w -> w.delivery).toList()));
         } catch (SQLException e) {
             if (group.size() == 1 || databaseUnavailable(e)) {
                 group.forEach(w -> w.result.completeExceptionally(e));

@@ -156,7 +156,7 @@ public class ParkedDeliveries {
                 throw e;
             }
             tx.commit();
-            committed.fire(new CallbackRowsCommitted(batch.size()));
+            committed.fire(CallbackRowsCommitted.of(batch));
             LOG.info("wrote " + batch.size() + " deliveries kept in the broker while the database was away");
             return batch.size();
         }

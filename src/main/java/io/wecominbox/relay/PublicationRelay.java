@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -81,6 +82,15 @@ public class PublicationRelay {
     @ConfigProperty(name = "wecom.relay.batch-size", defaultValue = "500")
     int batchSize;
 
+    /**
+     * How long the lane without a deadline waits after a commit wakes it, to take what the next commits bring in the
+     * same transactions: at 200 callbacks/s a lane woken by every commit published one or two rows a transaction.
+     * The deadline lane never waits. 0 = take at once.
+     */
+    @Inject
+    @ConfigProperty(name = "wecom.relay.linger-ms", defaultValue = "20")
+    long lingerMillis;
+
     /** False: one loop for every row, in arrival order, as before the lane (to compare, or if it costs too much). */
     @Inject
     @ConfigProperty(name = "wecom.relay.deadline-lane.enabled", defaultValue = "true")
@@ -100,10 +110,12 @@ public class PublicationRelay {
         metrics.gauge("wecom.relay.published", published, AtomicLong::get);
         Set<String> deadlineTypes = deadlineLaneEnabled ? handlers.deadlineLaneTypes() : Set.of();
         if (!deadlineTypes.isEmpty()) {
-            lanes.add(new Lane("wecom-publication-relay-deadline",
+            lanes.add(new Lane("wecom-publication-relay-deadline", 0, committed -> committed.anyOf(deadlineTypes),
                 c -> UnpublishedRows.takeOfTypes(c, deadlineTypes, batchSize)));
         }
-        lanes.add(new Lane("wecom-publication-relay", c -> UnpublishedRows.takeOtherThan(c, deadlineTypes, batchSize)));
+        lanes.add(new Lane("wecom-publication-relay", Math.max(0, lingerMillis),
+            committed -> committed.anyOtherThan(deadlineTypes),
+            c -> UnpublishedRows.takeOtherThan(c, deadlineTypes, batchSize)));
         lanes.forEach(Lane::start);
     }
 
@@ -113,7 +125,11 @@ public class PublicationRelay {
     }
 
     void onCommit(@Observes CallbackRowsCommitted committed) {
-        lanes.forEach(Lane::wake);
+        for (Lane lane : lanes) {
+            if (lane.wakesFor.test(committed)) { // a lane without rows in this commit would take nothing
+                lane.wake();
+            }
+        }
     }
 
     /** For readiness and the dashboard: a lane that cannot publish makes the broker unreachable. */
@@ -139,14 +155,18 @@ public class PublicationRelay {
     private final class Lane {
 
         private final String name;
+        private final long lingerMillis;
+        private final Predicate<CallbackRowsCommitted> wakesFor;
         private final RowsToTake rows;
         private final Semaphore wake = new Semaphore(0);
         private volatile Instant lastSuccess;
         private volatile String lastFailure;
         private Thread loop;
 
-        Lane(String name, RowsToTake rows) {
+        Lane(String name, long lingerMillis, Predicate<CallbackRowsCommitted> wakesFor, RowsToTake rows) {
             this.name = name;
+            this.lingerMillis = lingerMillis;
+            this.wakesFor = wakesFor;
             this.rows = rows;
         }
 
@@ -175,6 +195,8 @@ public class PublicationRelay {
                         Thread.sleep(backoff);
                     } else if (!wake.tryAcquire(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
                         readBacklog(true);
+                    } else if (lingerMillis > 0) {
+                        Thread.sleep(lingerMillis);
                     }
                     wake.drainPermits();
                     int sent;
