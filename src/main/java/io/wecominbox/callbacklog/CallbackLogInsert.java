@@ -1,5 +1,6 @@
 package io.wecominbox.callbacklog;
 
+import io.wecominbox.db.ResultSets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -116,15 +117,12 @@ public final class CallbackLogInsert {
             statements.setArray(++p, c.createArrayOf("text", remote));
             statements.setArray(++p, c.createArrayOf("text", parked));
             statements.setArray(++p, c.createArrayOf("bigint", maybeStored));
-            boolean resultSet = statements.execute();
-            int results = 0;
-            while (resultSet || statements.getUpdateCount() != -1) {
+            ResultSets.each(statements, (number, rs) -> {
                 // the two SETs count nothing, the lock's rows are one per key: the insert's answer comes last
-                if (resultSet && ++results == 2) {
-                    readRows(statements.getResultSet(), deliveries, rows);
+                if (number == 2) {
+                    readRows(rs, deliveries, rows);
                 }
-                resultSet = statements.getMoreResults();
-            }
+            });
         }
         if (rows.size() != n) {
             throw new SQLException("the callback_log insert answered " + rows.size() + " rows for " + n);
@@ -134,18 +132,16 @@ public final class CallbackLogInsert {
 
     private static void readRows(ResultSet rs, List<IncomingDelivery> deliveries, List<RecordedDelivery> rows)
             throws SQLException {
-        try (rs) {
-            while (rs.next()) {
-                long id = rs.getLong(1);
-                int attempt = rs.getInt(2);
-                if (rs.wasNull()) {
-                    if (deliveries.get(rows.size()).parkedId() == null) {
-                        throw new SQLException("callback_log row " + id + " was not returned by its insert");
-                    }
-                    rows.add(null);
-                } else {
-                    rows.add(new RecordedDelivery(id, attempt, rs.getBigDecimal(3)));
+        while (rs.next()) {
+            long id = rs.getLong(1);
+            int attempt = rs.getInt(2);
+            if (rs.wasNull()) {
+                if (deliveries.get(rows.size()).parkedId() == null) {
+                    throw new SQLException("callback_log row " + id + " was not returned by its insert");
                 }
+                rows.add(null);
+            } else {
+                rows.add(new RecordedDelivery(id, attempt, rs.getBigDecimal(3)));
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.wecominbox.callbacklog;
 
+import io.wecominbox.db.ResultSets;
 import io.wecominbox.messaging.EventEnvelope;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -61,17 +62,11 @@ public final class UnpublishedRows {
         try (PreparedStatement take = c.prepareStatement(sql)) {
             take.setArray(1, c.createArrayOf("text", types.toArray()));
             take.setInt(2, limit);
-            boolean resultSet = take.execute();
-            while (resultSet || take.getUpdateCount() != -1) {
-                if (resultSet) { // the two SETs answer no rows: the select's are the only ones
-                    try (ResultSet rs = take.getResultSet()) {
-                        while (rs.next()) {
-                            rows.add(EventMessages.read(rs));
-                        }
-                    }
+            ResultSets.each(take, (number, rs) -> { // the two SETs answer no rows: the select's are the only ones
+                while (rs.next()) {
+                    rows.add(EventMessages.read(rs));
                 }
-                resultSet = take.getMoreResults();
-            }
+            });
         }
         return rows;
     }

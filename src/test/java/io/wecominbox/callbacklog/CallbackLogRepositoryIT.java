@@ -9,6 +9,7 @@ import io.wecominbox.callbacklog.CallbackLogEvents.FirstDelivery;
 import io.wecominbox.callbacklog.CallbackLogStatistics.IngestBucket;
 import io.wecominbox.callbacklog.CallbackLogStatistics.KeyTimeline;
 import io.wecominbox.callbacklog.CallbackLogStatistics.Repeats;
+import io.wecominbox.db.ResultSets;
 import io.wecominbox.messaging.EventEnvelope;
 import io.wecominbox.testsupport.Poll;
 import io.wecominbox.testsupport.RolledBackTransaction;
@@ -184,22 +185,17 @@ class CallbackLogRepositoryIT {
     void theRelaysTakesNeverReadThroughABitmapAndTheMarkAfterThemPlansAsUsual() throws Exception {
         RolledBackTransaction.run(c -> {
             for (String take : List.of(UnpublishedRows.SELECT_OF_TYPES, UnpublishedRows.SELECT_OTHERS)) {
-                String plan = null;
+                StringBuilder plans = new StringBuilder();
                 try (PreparedStatement explain = c.prepareStatement(
                         UnpublishedRows.withoutBitmap("EXPLAIN (FORMAT JSON) " + take))) {
                     explain.setArray(1, c.createArrayOf("text", new Object[] {"change_external_contact"}));
                     explain.setInt(2, 500);
-                    boolean resultSet = explain.execute();
-                    while (resultSet || explain.getUpdateCount() != -1) {
-                        if (resultSet) {
-                            try (ResultSet rs = explain.getResultSet()) {
-                                rs.next();
-                                plan = rs.getString(1);
-                            }
-                        }
-                        resultSet = explain.getMoreResults();
-                    }
+                    ResultSets.each(explain, (number, rs) -> {
+                        rs.next();
+                        plans.append(rs.getString(1));
+                    });
                 }
+                String plan = plans.isEmpty() ? null : plans.toString();
                 assertTrue(plan != null && plan.contains("Index Scan"), "reads the unpublished rows through an index: "
                     + plan);
                 assertFalse(plan.contains("Bitmap"), "never through a bitmap: " + plan);
