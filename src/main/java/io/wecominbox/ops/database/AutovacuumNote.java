@@ -16,8 +16,9 @@ import javax.sql.DataSource;
 /**
  * Says once at start when PostgreSQL runs with autovacuum off. The transaction manager writes and deletes rows of
  * its recovery log (schema wecom_tranlog) at every two-phase commit and the relay marks every callback_log row;
- * without autovacuum the log is never analyzed either, so its delete reads the whole table, dead rows included:
- * 2.4 ms after four minutes at 200 events/s (docs/benchmarks.md). It changes nothing; the database is the DBA's.
+ * without autovacuum their dead rows stay, and the tables and their indexes grow for as long as the server runs
+ * (the log's statements are planned for its size, server.xml, so they no longer read them all: docs/benchmarks.md).
+ * It changes nothing; the database is the DBA's.
  */
 @ApplicationScoped
 public class AutovacuumNote {
@@ -42,8 +43,9 @@ public class AutovacuumNote {
         }
         return Optional.of("PostgreSQL runs with autovacuum off: the transaction manager's recovery log (schema "
                 + "wecom_tranlog, written and deleted at every XA commit) and callback_log's publication marks leave "
-                + "dead rows that every later statement on them reads, so the handlers' commits get slower the longer "
-                + "the server runs. Turn autovacuum on, or VACUUM those tables every minute or so; "
+                + "dead rows that nothing removes, so those tables and their indexes grow, and the statements that scan "
+                + "them slow down, the longer the server runs. Turn autovacuum on, or VACUUM those tables every minute "
+                + "or so; "
                 + "docs/dba.md, Vacuum");
     }
 
