@@ -167,8 +167,7 @@ final class CpuMeter {
      * gives it up again (its process totals kept them). Zero for everyone else.
      */
     private long endedThreads(String name, Reading from, Reading to) {
-        ThreadsApart own = apart.get(name);
-        if (own != null) {
+        if (apart.containsKey(name)) {
             return ended(from.threadsApart().get(name), to.threadsApart().get(name));
         }
         long given = 0;
@@ -188,9 +187,7 @@ final class CpuMeter {
         long lost = 0;
         for (Map.Entry<Long, Long> thread : before.entrySet()) {
             Long now = after.get(thread.getKey());
-            if (now == null) {
-                lost += thread.getValue();
-            } else if (now < thread.getValue()) { // a new thread under an ended one's id: all of its time is new
+            if (now == null || now < thread.getValue()) { // fewer ticks: a new thread under an ended one's id
                 lost += thread.getValue();
             }
         }

@@ -47,15 +47,7 @@ class CpuMeterTest {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc only");
         CpuMeter cpu = new CpuMeter(Map.of(), 100).withOwnThreads("worker", "cpu-meter-ended");
         AtomicBoolean burning = new AtomicBoolean(true);
-        Thread worker = new Thread(() -> {
-            long x = 0;
-            while (burning.get()) {
-                x += System.nanoTime() % 7;
-            }
-            if (x == 42) {
-                System.out.print("");
-            }
-        }, "cpu-meter-ended");
+        Thread worker = busyThread("cpu-meter-ended", burning);
         CpuMeter.Reading empty = cpu.read();
         worker.start();
         CpuMeter.Reading whileAlive = empty;
@@ -91,15 +83,7 @@ class CpuMeterTest {
     private static long burnUntilSeen(CpuMeter cpu, String component, String threadName) throws Exception {
         CpuMeter.Reading before = cpu.read();
         AtomicBoolean burning = new AtomicBoolean(true);
-        Thread burner = new Thread(() -> {
-            long x = 0;
-            while (burning.get()) {
-                x += System.nanoTime() % 7;
-            }
-            if (x == 42) {
-                System.out.print("");
-            }
-        }, threadName);
+        Thread burner = busyThread(threadName, burning);
         burner.start();
         // read while it is alive (an ended thread's time stays with the process), until it shows: on a loaded
         // machine a fixed 300 ms window gave it no tick at all; the bound is generous, not a timing claim
@@ -115,5 +99,18 @@ class CpuMeterTest {
             burner.join();
         }
         return burnt;
+    }
+
+    /** A thread named {@code name} that spins until {@code burning} turns false (not started). */
+    private static Thread busyThread(String name, AtomicBoolean burning) {
+        return new Thread(() -> {
+            long x = 0;
+            while (burning.get()) {
+                x += System.nanoTime() % 7;
+            }
+            if (x == 42) {
+                System.out.print("");
+            }
+        }, name);
     }
 }
