@@ -69,8 +69,10 @@ final class CpuMeter {
 
     /**
      * Threads of {@code from} (a root's process tree, or {@link #DRIVER} for this JVM) whose name starts with
-     * one of {@code prefixes}, reported apart as {@code name}. Live threads only: a thread that ended between
-     * two readings leaves its time in {@code from}.
+     * one of {@code prefixes}, reported apart as {@code name}. Counted thread by thread between two readings: a
+     * thread that ended in between (an idle pool's worker, a compiler thread HotSpot let go) counts nothing and
+     * leaves what it did since the first reading in {@code from}, where a difference of sums charged it all it
+     * had ever done as negative time and gave that to {@code from} (the fake API's -335 ms per event at 1/s).
      */
     private CpuMeter withThreadsApart(String name, String from, List<String> prefixes) {
         Map<String, ThreadsApart> changed = new LinkedHashMap<>(apart);
@@ -108,7 +110,7 @@ final class CpuMeter {
                 }
             }
         } catch (IOException e) {
-            return new Reading(System.nanoTime(), Map.of());
+            return new Reading(System.nanoTime(), Map.of(), Map.of());
         }
         Map<String, Long> ticks = new LinkedHashMap<>();
         Map<String, List<Long>> trees = new HashMap<>();
@@ -122,15 +124,18 @@ final class CpuMeter {
             ticks.put(DRIVER, stats.get(self)[1]);
             ticks.put(PGBENCH, stats.get(self)[2]);
         }
+        Map<String, Map<Long, Long>> threadsApart = new HashMap<>();
         apart.forEach((name, threads) -> {
             if (ticks.containsKey(threads.from())) {
-                long threadTicks = threadTicks(trees.get(threads.from()), threads.prefixes());
+                Map<Long, Long> byThread = threadTicks(trees.get(threads.from()), threads.prefixes());
+                long threadTicks = byThread.values().stream().mapToLong(Long::longValue).sum();
+                threadsApart.put(name, byThread);
                 ticks.put(name, threadTicks);
                 ticks.put(threads.from(), ticks.get(threads.from()) - threadTicks);
             }
         });
         ticks.put(MACHINE, machineBusyTicks());
-        return new Reading(System.nanoTime(), ticks);
+        return new Reading(System.nanoTime(), ticks, threadsApart);
     }
 
     /** CPU % of one core per component between two readings. */
@@ -144,7 +149,7 @@ final class CpuMeter {
             if (a == null || b == null || seconds <= 0) {
                 continue;
             }
-            double value = 100.0 * (b - a) / ticksPerSecond / seconds;
+            double value = 100.0 * (b - a + endedThreads(name, from, to)) / ticksPerSecond / seconds;
             percent.put(name, value);
             if (!name.equals(MACHINE)) {
                 known += value;
@@ -156,7 +161,41 @@ final class CpuMeter {
         return percent;
     }
 
-    record Reading(long nanos, Map<String, Long> ticks) {
+    /**
+     * What the difference of two readings' sums gets wrong for {@code name}: a component reported apart gets back
+     * the time of its threads that ended in between (its sum lost them), and the component they were taken from
+     * gives it up again (its process totals kept them). Zero for everyone else.
+     */
+    private long endedThreads(String name, Reading from, Reading to) {
+        if (apart.containsKey(name)) {
+            return ended(from.threadsApart().get(name), to.threadsApart().get(name));
+        }
+        long given = 0;
+        for (Map.Entry<String, ThreadsApart> e : apart.entrySet()) {
+            if (e.getValue().from().equals(name)) {
+                given -= ended(from.threadsApart().get(e.getKey()), to.threadsApart().get(e.getKey()));
+            }
+        }
+        return given;
+    }
+
+    /** Ticks the earlier reading counted for threads absent from (or restarted under their id in) the later one. */
+    static long ended(Map<Long, Long> before, Map<Long, Long> after) {
+        if (before == null || after == null) {
+            return 0;
+        }
+        long lost = 0;
+        for (Map.Entry<Long, Long> thread : before.entrySet()) {
+            Long now = after.get(thread.getKey());
+            if (now == null || now < thread.getValue()) { // fewer ticks: a new thread under an ended one's id
+                lost += thread.getValue();
+            }
+        }
+        return lost;
+    }
+
+    /** Ticks per component; for a component reported apart also per thread id, for {@link #usage}. */
+    record Reading(long nanos, Map<String, Long> ticks, Map<String, Map<Long, Long>> threadsApart) {
     }
 
     /** The root and every process below it (none when the root is gone). */
@@ -176,9 +215,9 @@ final class CpuMeter {
         return pids;
     }
 
-    /** utime + stime of the live threads of these processes whose name (/proc/PID/task/TID/comm) starts with a prefix. */
-    private static long threadTicks(List<Long> pids, List<String> prefixes) {
-        long sum = 0;
+    /** utime + stime of each live thread of these processes whose name (/proc/PID/task/TID/comm) starts with a prefix. */
+    private static Map<Long, Long> threadTicks(List<Long> pids, List<String> prefixes) {
+        Map<Long, Long> byThread = new HashMap<>();
         for (long pid : pids) {
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
                 for (Path task : tasks) {
@@ -186,7 +225,9 @@ final class CpuMeter {
                         String name = Files.readString(task.resolve("comm")).strip();
                         if (prefixes.stream().anyMatch(name::startsWith)) {
                             long[] stat = stat(task.resolve("stat"));
-                            sum += stat == null ? 0 : stat[1];
+                            if (stat != null) {
+                                byThread.put(Long.parseLong(task.getFileName().toString()), stat[1]);
+                            }
                         }
                     } catch (IOException e) {
                         // the thread ended while we looked
@@ -196,7 +237,7 @@ final class CpuMeter {
                 // the process ended while we looked
             }
         }
-        return sum;
+        return byThread;
     }
 
     /** /proc/PID/stat after the ")" that ends the command name: ppid is field 2, utime..cstime 12-15. */

@@ -42,19 +42,48 @@ class CpuMeterTest {
                 "server + its JIT " + apart + " against the whole process " + total.ticks().get("server"));
     }
 
+    @Test
+    void aThreadReportedApartThatEndedBetweenTwoReadingsCountsNothingAndGivesNothingBack() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc only");
+        CpuMeter cpu = new CpuMeter(Map.of(), 100).withOwnThreads("worker", "cpu-meter-ended");
+        AtomicBoolean burning = new AtomicBoolean(true);
+        Thread worker = busyThread("cpu-meter-ended", burning);
+        CpuMeter.Reading empty = cpu.read();
+        worker.start();
+        CpuMeter.Reading whileAlive = empty;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        try {
+            // until the worker has done half a second of CPU (a generous bound, not a timing claim)
+            while (whileAlive.ticks().get("worker") - empty.ticks().get("worker") < 50 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                whileAlive = cpu.read();
+            }
+        } finally {
+            burning.set(false);
+            worker.join();
+        }
+        long done = whileAlive.ticks().get("worker") - empty.ticks().get("worker");
+        assertTrue(done >= 50, "the worker's ticks after up to 60 s: " + done);
+        Thread.sleep(200);
+        Map<String, Double> usage = cpu.usage(whileAlive, cpu.read());
+        assertEquals(0.0, usage.get("worker"), "no worker thread lives at the second reading");
+        // a difference of sums gave the driver the worker's whole half second again over these 0.2 s
+        assertTrue(usage.get(CpuMeter.DRIVER) <= 100.0 * Runtime.getRuntime().availableProcessors(),
+                "the driver's share cannot pass the machine's cores: " + usage);
+    }
+
+    @Test
+    void threadsGoneOrRestartedUnderTheirIdAreWhatTheEarlierReadingLoses() {
+        assertEquals(30 + 7, CpuMeter.ended(Map.of(1L, 10L, 2L, 30L, 3L, 7L), Map.of(1L, 12L, 3L, 2L, 4L, 5L)));
+        assertEquals(0, CpuMeter.ended(Map.of(1L, 10L), Map.of(1L, 10L)));
+        assertEquals(0, CpuMeter.ended(null, Map.of(1L, 10L)));
+    }
+
     /** Ticks of {@code component} gained while a busy thread named {@code threadName} ran, read while it lives. */
     private static long burnUntilSeen(CpuMeter cpu, String component, String threadName) throws Exception {
         CpuMeter.Reading before = cpu.read();
         AtomicBoolean burning = new AtomicBoolean(true);
-        Thread burner = new Thread(() -> {
-            long x = 0;
-            while (burning.get()) {
-                x += System.nanoTime() % 7;
-            }
-            if (x == 42) {
-                System.out.print("");
-            }
-        }, threadName);
+        Thread burner = busyThread(threadName, burning);
         burner.start();
         // read while it is alive (an ended thread's time stays with the process), until it shows: on a loaded
         // machine a fixed 300 ms window gave it no tick at all; the bound is generous, not a timing claim
@@ -70,5 +99,18 @@ class CpuMeterTest {
             burner.join();
         }
         return burnt;
+    }
+
+    /** A thread named {@code name} that spins until {@code burning} turns false (not started). */
+    private static Thread busyThread(String name, AtomicBoolean burning) {
+        return new Thread(() -> {
+            long x = 0;
+            while (burning.get()) {
+                x += System.nanoTime() % 7;
+            }
+            if (x == 42) {
+                System.out.print("");
+            }
+        }, name);
     }
 }
