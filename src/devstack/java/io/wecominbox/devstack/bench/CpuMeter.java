@@ -69,10 +69,8 @@ final class CpuMeter {
 
     /**
      * Threads of {@code from} (a root's process tree, or {@link #DRIVER} for this JVM) whose name starts with
-     * one of {@code prefixes}, reported apart as {@code name}. Counted thread by thread between two readings: a
-     * thread that ended in between (an idle pool's worker, a compiler thread HotSpot let go) counts nothing and
-     * leaves what it did since the first reading in {@code from}, where a difference of sums charged it all it
-     * had ever done as negative time and gave that to {@code from} (the fake API's -335 ms per event at 1/s).
+     * one of {@code prefixes}, reported apart as {@code name}. Counted thread by thread ({@link #endedThreads}):
+     * one that ended between two readings counts nothing, and what it did since the first stays in {@code from}.
      */
     private CpuMeter withThreadsApart(String name, String from, List<String> prefixes) {
         Map<String, ThreadsApart> changed = new LinkedHashMap<>(apart);
